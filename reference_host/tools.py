@@ -5,12 +5,12 @@ from __future__ import annotations
 import base64
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Union
+from typing import Any
 
 from .errors import RegistrationError
 
 Result = dict[str, Any]
-Handler = Callable[[str, dict[str, Any]], Union[Result, Awaitable[Result]]]
+Handler = Callable[[str, dict[str, Any]], Result | Awaitable[Result]]
 
 
 @dataclass(frozen=True)

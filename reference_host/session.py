@@ -1,0 +1,440 @@
+"""Sessions: specs, access at call time, the call pipeline, delegation and the sandbox.
+
+The call pipeline runs, in order (REG-6): tool lookup (SCOPE-2), deferral, the host permission
+boundary, plan-mode policy (PLAN-2/3), plugin grant and deny-list (GRANT-1), applicable hooks, and
+argument validation for internal tools; a refusal at any stage means the handler never runs.
+"""
+
+from __future__ import annotations
+
+import copy
+import itertools
+import re
+import tempfile
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import jsonschema
+
+from .access import (
+    AccessDescriptor,
+    Ceiling,
+    Identity,
+    TurnRestrictions,
+    child_restrictions,
+    evaluate_access,
+    live_identity,
+)
+from .asyncutil import CallTimeout, run_bounded
+from .composition import PLAN_DIRECTIVE, Composition, SessionView, advertised_definition, compose_session, in_scope
+from .context import CallContext, current_call
+from .core_tools import CORE_READ_ONLY, PLAN_DEFAULTS, share_image_choice
+from .errors import SessionSpecError
+from .registry import CORE_PLUGIN, Registration
+from .schemas import REASON_EXCLUDED
+from .tools import result_problems, text_result
+from .transport import is_transport_failure
+
+if TYPE_CHECKING:
+    from .host import Host
+
+CONVERSATIONS = ("host", "managed", "local")
+MODES = ("build", "plan")
+_SPEC_KEYS = {
+    "identity", "account", "projectId", "platform", "conversation", "mode", "planFile", "deferral",
+    "permissions", "hooks", "sandboxRoot",
+}
+
+
+@dataclass(frozen=True)
+class Hook:
+    """A pre-call hook: ``decision`` "deny" refuses matching calls, "allow" lets them through."""
+
+    tool: str
+    decision: str
+    message: str = ""
+
+    def matches(self, tool: str) -> bool:
+        return self.tool == "*" or self.tool == tool
+
+
+@dataclass(frozen=True)
+class SessionSpec:
+    identity: Identity
+    project_id: str | None = None
+    platform: str | None = None
+    conversation: str = "host"
+    mode: str = "build"
+    plan_file: str | None = None
+    deferral_enabled: bool = True
+    admin_overrides: frozenset[str] = frozenset()
+    permission_deny: frozenset[str] = frozenset()
+    hooks: tuple[Hook, ...] = ()
+    sandbox_root: Path | None = None
+
+
+def _opt_str(doc: Mapping[str, Any], key: str) -> str | None:
+    value = doc.get(key)
+    if value is not None and (not isinstance(value, str) or not value):
+        raise SessionSpecError(f"session field {key!r} must be a non-empty string, got {value!r}", subject=key)
+    return value
+
+
+def _str_list(doc: Mapping[str, Any], key: str, where: str) -> frozenset[str]:
+    value = doc.get(key, [])
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise SessionSpecError(f"session field {where!r} must be a list of strings, got {value!r}", subject=where)
+    return frozenset(value)
+
+
+def parse_session_spec(doc: Mapping[str, Any]) -> SessionSpec:
+    """Validate a session spec (the adapter contract's JSON form); contradictions are refused."""
+    if not isinstance(doc, Mapping):
+        raise SessionSpecError(f"a session spec must be an object, got {type(doc).__name__}")
+    unknown = sorted(set(doc) - _SPEC_KEYS)
+    if unknown:
+        raise SessionSpecError(f"session spec has unknown field(s) {unknown}; known: {sorted(_SPEC_KEYS)}")
+    ident = doc.get("identity") or {}
+    if not isinstance(ident, Mapping) or not isinstance(ident.get("userId"), str) or not ident.get("userId"):
+        raise SessionSpecError("session field 'identity' needs a non-empty string userId", subject="identity")
+    for flag in ("owner", "admin"):
+        if not isinstance(ident.get(flag, False), bool):
+            raise SessionSpecError(f"session field 'identity.{flag}' must be a boolean", subject=f"identity.{flag}")
+    account = _opt_str(doc, "account") or ident.get("accountUserId") or ident["userId"]
+    identity = Identity(ident["userId"], account, bool(ident.get("owner", False)), bool(ident.get("admin", False)))
+    conversation = doc.get("conversation", "host")
+    mode = doc.get("mode", "build")
+    if conversation not in CONVERSATIONS:
+        raise SessionSpecError(f"session field 'conversation' must be one of {CONVERSATIONS}, got {conversation!r}")
+    if mode not in MODES:
+        raise SessionSpecError(f"session field 'mode' must be one of {MODES}, got {mode!r}")
+    project_id = _opt_str(doc, "projectId")
+    if conversation in ("managed", "local") and project_id is None:
+        raise SessionSpecError(
+            f"a {conversation} Project conversation needs a projectId", rule="PLANFILE-1", subject="projectId"
+        )
+    plan_file = _opt_str(doc, "planFile")
+    if plan_file is not None and not (mode == "plan" and conversation in ("managed", "local")):
+        raise SessionSpecError(
+            f"planFile is only minted on a managed or local Project conversation's own Plan turn; this spec is a "
+            f"{mode} turn in a {conversation} conversation: drop planFile or make it such a turn",
+            rule="PLANFILE-1",
+            subject="planFile",
+        )
+    deferral = doc.get("deferral") or {}
+    if not isinstance(deferral, Mapping) or not isinstance(deferral.get("enabled", True), bool):
+        raise SessionSpecError("session field 'deferral' must be {enabled: bool, adminOverrides: [names]}")
+    permissions = doc.get("permissions") or {}
+    if not isinstance(permissions, Mapping):
+        raise SessionSpecError("session field 'permissions' must be {deny: [tool names]}")
+    hooks = []
+    for i, raw in enumerate(doc.get("hooks") or []):
+        if not isinstance(raw, Mapping) or raw.get("decision") not in ("deny", "allow") or not isinstance(
+            raw.get("tool"), str
+        ):
+            raise SessionSpecError(f"session field 'hooks[{i}]' must be {{tool, decision: deny|allow, message}}")
+        hooks.append(Hook(raw["tool"], raw["decision"], str(raw.get("message", ""))))
+    root = doc.get("sandboxRoot")
+    if root is not None and (not isinstance(root, str) or not Path(root).is_dir()):
+        raise SessionSpecError(f"session field 'sandboxRoot' must name an existing directory, got {root!r}")
+    return SessionSpec(
+        identity=identity,
+        project_id=project_id,
+        platform=_opt_str(doc, "platform"),
+        conversation=conversation,
+        mode=mode,
+        plan_file=plan_file,
+        deferral_enabled=deferral.get("enabled", True),
+        admin_overrides=_str_list(deferral, "adminOverrides", "deferral.adminOverrides"),
+        permission_deny=_str_list(permissions, "deny", "permissions.deny"),
+        hooks=tuple(hooks),
+        sandbox_root=Path(root) if root else None,
+    )
+
+
+@dataclass
+class CallOutcome:
+    """What one call produced, host side; :meth:`model_result` is what the model receives."""
+
+    tool: str
+    call_id: str
+    content: list[dict[str, Any]]
+    is_error: bool
+    shown: bool
+    handler_ran: bool
+    journal: dict[str, Any]
+    details: dict[str, Any] = field(default_factory=dict)
+    refusal: dict[str, Any] | None = None
+    transport: bool = False
+    hooks_ran: list[str] = field(default_factory=list)
+    observations: list[dict[str, Any]] = field(default_factory=list)
+
+    def model_result(self) -> dict[str, Any]:
+        """REG-4: the model gets content and the error flag, never details."""
+        return {"type": "tool_result", "tool": self.tool, "callId": self.call_id, "content": self.content,
+                "isError": self.is_error}
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "tool": self.tool,
+            "callId": self.call_id,
+            "content": self.content,
+            "isError": self.is_error,
+            "shown": self.shown,
+            "handlerRan": self.handler_ran,
+            "journal": self.journal,
+            "details": self.details,
+            "refusal": self.refusal,
+            "transport": self.transport,
+            "hooksRan": self.hooks_ran,
+            "observations": self.observations,
+            "modelResult": self.model_result(),
+        }
+
+
+def _text(outcome_text: str) -> list[dict[str, Any]]:
+    return [{"type": "text", "text": outcome_text}]
+
+
+class Session:
+    """One conversation turn context: its spec, captured ceiling, restrictions and state."""
+
+    _ids = itertools.count(1)
+
+    def __init__(
+        self,
+        host: Host,
+        spec: SessionSpec,
+        restrictions: TurnRestrictions,
+        ceiling: Ceiling,
+        parent: Session | None = None,
+    ) -> None:
+        self.id = f"s{next(Session._ids)}"
+        self.host = host
+        self.spec = spec
+        self.restrictions = restrictions
+        self.ceiling = ceiling
+        self.parent = parent
+        self.loaded: set[str] = set()
+        self.journal: list[dict[str, Any]] = []
+        self.observations: list[dict[str, Any]] = []
+        self._call_ids = itertools.count(1)
+        self._root: Path | None = spec.sandbox_root
+        self._workspace: Any = None
+        self._queue: list[tuple[str, dict[str, Any], str]] = []
+
+    # -- identity and access, read fresh every time (ACCESS-1..5) ------------------------------------
+    @property
+    def account(self) -> str:
+        return self.spec.identity.account_user_id
+
+    def current_access(self) -> AccessDescriptor:
+        live = self.host.policies.evaluate(self.account)
+        return evaluate_access(live, self.ceiling, self.restrictions, self.spec.identity.user_id)
+
+    def current_identity(self) -> Identity:
+        return live_identity(self.spec.identity, self.host.policies.evaluate(self.account))
+
+    def current_account_user_id(self) -> str:
+        return self.account
+
+    # -- composition ----------------------------------------------------------------------------------
+    def view(self) -> SessionView:
+        directive = PLAN_DIRECTIVE if self.restrictions.plan_turn else None
+        return SessionView(
+            account=self.account,
+            project_id=self.spec.project_id,
+            platform=self.spec.platform,
+            deferral_enabled=self.spec.deferral_enabled,
+            admin_overrides=self.spec.admin_overrides,
+            loaded=frozenset(self.loaded),
+            read_only_child=self.restrictions.delegated_read_only,
+            mode_directive=directive,
+        )
+
+    def compose(self) -> Composition:
+        return compose_session(self.host.registry, self.view())
+
+    # -- calls ----------------------------------------------------------------------------------------
+    def _lookup(self, name: str) -> Registration | None:
+        reg = self.host.registry.get(name)
+        if reg is None or not in_scope(reg, self.view()):
+            return None
+        if self.restrictions.delegated_read_only and not reg.read_only:
+            return None
+        return reg
+
+    def _refused(
+        self, tool: str, call_id: str, journal: dict[str, Any], stage: str, rule: str, message: str,
+        hooks_ran: list[str] | None = None,
+    ) -> CallOutcome:
+        return CallOutcome(
+            tool=tool, call_id=call_id, content=_text(message), is_error=False, shown=True, handler_ran=False,
+            journal=journal, refusal={"stage": stage, "rule": rule, "message": message}, hooks_ran=hooks_ran or [],
+        )
+
+    def _gate(self, reg: Registration | None, tool: str, call_id: str, args: Any, journal: dict[str, Any]):
+        """Run the pre-handler stages; returns a refusal outcome, or the arguments for the handler."""
+        if reg is None:
+            return self._refused(tool, call_id, journal, "lookup", "SCOPE-2",
+                                 f"Unknown tool {tool!r}: it is not available in this session.")
+        view = self.view()
+        if reg.deferred and view.deferral_enabled and tool not in view.admin_overrides and tool not in self.loaded:
+            return self._refused(tool, call_id, journal, "deferral", "MANIFEST-2",
+                                 f"Tool {tool!r} is deferred: load it with ToolSearch (query 'select:{tool}') first.")
+        if not isinstance(args, Mapping):
+            return self._refused(tool, call_id, journal, "validation", "REG-6",
+                                 f"Arguments for {tool!r} must be an object, got {type(args).__name__}.")
+        if tool in self.spec.permission_deny:
+            return self._refused(tool, call_id, journal, "boundary", "REG-6",
+                                 f"Tool {tool!r} is blocked by the host permission boundary.")
+        if self.restrictions.plan_turn and (reg.external or not self._plan_admits(reg)):
+            rule = "PLAN-3" if reg.external else "PLAN-2"
+            return self._refused(tool, call_id, journal, "plan", rule,
+                                 f"Plan mode runs only read-only tools; {tool!r} is not in the read-only set.")
+        live = self.host.policies.evaluate(self.account)
+        if reg.plugin != CORE_PLUGIN and not live.grants_plugin(reg.plugin):
+            return self._refused(tool, call_id, journal, "grant", "GRANT-1",
+                                 f"This account has no grant for plugin {reg.plugin!r}, so {tool!r} cannot run.")
+        if tool in live.deny:
+            return self._refused(tool, call_id, journal, "grant", "GRANT-1",
+                                 f"Tool {tool!r} is on this account's deny-list.")
+        hooks_ran: list[str] = []
+        for hook in self.spec.hooks:
+            if hook.matches(tool):
+                hooks_ran.append(hook.tool)
+                if hook.decision == "deny":
+                    return self._refused(tool, call_id, journal, "hook", "REG-6",
+                                         hook.message or f"A hook refused the call to {tool!r}.", hooks_ran)
+        if reg.external:
+            return copy.deepcopy(dict(args)), hooks_ran  # CAP-4: the owner validates, as sent
+        advertised = advertised_definition(reg)["parameters"]
+        errors = sorted(jsonschema.Draft202012Validator(advertised).iter_errors(dict(args)), key=str)
+        if errors:
+            props = ", ".join(sorted((reg.tool.parameters.get("properties") or {}).keys())) or "(none)"
+            detail = "; ".join(e.message for e in errors[:3])
+            return self._refused(tool, call_id, journal, "validation", "REG-6",
+                                 f"Invalid arguments for {tool!r}: {detail}. Its parameters are: {props}.", hooks_ran)
+        params = copy.deepcopy(dict(args))
+        if tool not in REASON_EXCLUDED and "reason" not in (reg.tool.parameters.get("properties") or {}):
+            params.pop("reason", None)  # REASON-4: the host consumes reason
+        return params, hooks_ran
+
+    def _plan_admits(self, reg: Registration) -> bool:
+        return reg.name in CORE_READ_ONLY or reg.name in PLAN_DEFAULTS or reg.plan_admitted
+
+    def call(self, tool: str, args: Any, call_id: str | None = None, *, cwd: str | None = None) -> CallOutcome:
+        """Run one model tool call through the whole pipeline."""
+        call_id = call_id or f"{self.id}-c{next(self._call_ids)}"
+        journal = {"callId": call_id, "tool": tool, "arguments": copy.deepcopy(args)}  # NAME-7
+        self.journal.append(journal)
+        reg = self._lookup(tool)
+        gated = self._gate(reg, tool, call_id, args, journal)
+        if isinstance(gated, CallOutcome):
+            return gated
+        params, hooks_ran = gated
+        assert reg is not None
+        return self._run_handler(reg, call_id, params, journal, hooks_ran, cwd)
+
+    def _run_handler(
+        self, reg: Registration, call_id: str, params: dict[str, Any], journal: dict[str, Any],
+        hooks_ran: list[str], cwd: str | None,
+    ) -> CallOutcome:
+        observations: list[dict[str, Any]] = []
+        token = current_call.set(CallContext(self, call_id, reg.name, cwd))
+        mark = len(self.observations)
+        try:
+            result = run_bounded(lambda: reg.tool.execute(call_id, params), self.host.call_timeout)
+            error: BaseException | None = None
+        except CallTimeout as exc:
+            result, error = None, exc
+        except Exception as exc:  # noqa: BLE001 - ERR-1: every throw becomes an is_error result
+            result, error = None, exc
+        finally:
+            current_call.reset(token)
+            observations = self.observations[mark:]
+        base = {"tool": reg.name, "call_id": call_id, "handler_ran": True, "journal": journal,
+                "hooks_ran": hooks_ran, "observations": observations}
+        if error is not None:
+            message = f"{type(error).__name__}: {error}" if not isinstance(error, CallTimeout) else (
+                f"Tool {reg.name!r} {error}; the call was abandoned.")
+            return CallOutcome(content=_text(message), is_error=True, shown=True,
+                               transport=is_transport_failure(error), **base)
+        problems = result_problems(result)
+        if problems:
+            return CallOutcome(content=_text(f"Tool {reg.name!r} returned a malformed result [REG-3]: "
+                                             + "; ".join(problems)), is_error=True, shown=True, **base)
+        return CallOutcome(content=copy.deepcopy(result["content"]), is_error=False, shown=reg.show_output,
+                           details=copy.deepcopy(dict(result["details"])), **base)
+
+    # -- the queued host mutations (ACCESS-6) --------------------------------------------------------
+    def queue_call(self, tool: str, args: Any) -> str:
+        """Queue a Write/Edit; its anchored path is rechecked when it runs, not now."""
+        if tool not in ("Write", "Edit"):
+            raise SessionSpecError(f"only Write and Edit can be queued, not {tool!r}", rule="ACCESS-6")
+        ticket = f"{self.id}-q{len(self._queue) + 1}"
+        self._queue.append((tool, copy.deepcopy(args), ticket))
+        return ticket
+
+    def run_queued(self) -> list[CallOutcome]:
+        queued, self._queue = self._queue, []
+        return [self.call(tool, args, call_id=ticket) for tool, args, ticket in queued]
+
+    # -- delegation (DELEG-1..3, PLANFILE-5) ----------------------------------------------------------
+    def delegate(self, *, read_only: bool = True, requested: Mapping[str, Any] | None = None) -> Session:
+        restrictions = child_restrictions(self.restrictions, read_only=read_only, requested=requested or {})
+        spec = SessionSpec(
+            identity=self.spec.identity,
+            project_id=self.spec.project_id,
+            platform=self.spec.platform,
+            conversation=self.spec.conversation,
+            mode="build",
+            deferral_enabled=self.spec.deferral_enabled,
+            admin_overrides=self.spec.admin_overrides,
+            permission_deny=self.spec.permission_deny,
+            hooks=self.spec.hooks,
+            sandbox_root=self.sandbox_root(),
+        )
+        child = Session(self.host, spec, restrictions, self.ceiling, parent=self)
+        self.host.adopt(child)
+        return child
+
+    # -- core tools and the sandbox -------------------------------------------------------------------
+    def sandbox_root(self) -> Path:
+        if self._root is None:
+            self._root = Path(tempfile.mkdtemp(prefix="toolconformance-sandbox-"))
+        return self._root
+
+    def run_core_tool(self, name: str, call_id: str, params: dict[str, Any]) -> dict[str, Any]:
+        if name == "ToolSearch":
+            return self._tool_search(str(params.get("query", "")))
+        if name == "ShareImage":
+            refusal = share_image_choice(params)
+            if refusal is not None:
+                return refusal
+        from .workspace import run_workspace_tool  # the sandbox half lives in its own module
+
+        return run_workspace_tool(self, name, call_id, params)
+
+    def _tool_search(self, query: str) -> dict[str, Any]:
+        """The loader for deferred tools (PLAN-4, EXT-4)."""
+        view = self.view()
+        candidates = [entry["name"] for entry in self.compose().catalog if entry["deferred"]]
+        if query.startswith("select:"):
+            wanted = {n.strip() for n in query[len("select:"):].split(",") if n.strip()}
+            chosen = [n for n in candidates if n in wanted]
+        else:
+            words = [w for w in re.split(r"\s+", query.lower()) if w]
+            chosen = []
+            for name in candidates:
+                reg = self.host.registry.get(name)
+                haystack = f"{name} {reg.tool.description if reg else ''}".lower()
+                if words and all(w in haystack for w in words):
+                    chosen.append(name)
+        del view
+        self.loaded.update(chosen)
+        if not chosen:
+            return text_result(f"No deferred tool matches {query!r}.")
+        return text_result("Loaded: " + ", ".join(chosen), {"loaded": chosen})
