@@ -36,6 +36,7 @@ class Host:
         self.call_timeout = call_timeout
         self.register_timeout = register_timeout
         self._sessions: dict[str, Session] = {}
+        self._sandboxes: dict[str, Any] = {}
         self._lock = threading.Lock()
         for tool in core_tools():
             self.registry.add_core(tool, read_only=tool.name in CORE_READ_ONLY, plan_admitted=tool.name in CORE_READ_ONLY)
@@ -123,6 +124,23 @@ class Host:
             session.restrictions = TurnRestrictions(plan_turn=True, plan_file=parsed.plan_file or _plan_path(session.id))
         self.adopt(session)
         return session
+
+    def sandbox_for(self, root: Any) -> Any:
+        """One :class:`Sandbox` per host root, opened once and shared by a session and its children."""
+        from .sandbox import Sandbox
+
+        with self._lock:
+            key = str(root)
+            if key not in self._sandboxes:
+                self._sandboxes[key] = Sandbox(root)
+            return self._sandboxes[key]
+
+    def close(self) -> None:
+        """Close every sandbox this host opened."""
+        with self._lock:
+            for sandbox in self._sandboxes.values():
+                sandbox.close()
+            self._sandboxes.clear()
 
     def adopt(self, session: Session) -> None:
         with self._lock:

@@ -407,6 +407,34 @@ class Session:
             self._root = Path(tempfile.mkdtemp(prefix="toolconformance-sandbox-"))
         return self._root
 
+    def sandbox(self) -> Any:
+        """The sandbox over this session's root (shared with its children)."""
+        return self.host.sandbox_for(self.sandbox_root())
+
+    def sandbox_access(self) -> Any:
+        """A fresh :class:`SandboxAccess` from the live descriptor (ACCESS-5, ACCESS-8)."""
+        from .sandbox import SandboxAccess
+
+        access = self.current_access()
+        return SandboxAccess(read_only=access.read_only, plan_file=access.plan_file, roots=access.roots)
+
+    def sandbox_op(self, op: Mapping[str, Any]) -> Any:
+        """Run one sandbox operation under the access in force right now."""
+        from .sandbox import SandboxOp
+
+        if not isinstance(op, Mapping):
+            raise SessionSpecError(f"a sandbox operation must be an object, got {type(op).__name__}")
+        unknown = sorted(set(op) - {"kind", "path", "dest", "content", "executor"})
+        if unknown:
+            raise SessionSpecError(f"sandbox operation has unknown field(s) {unknown}")
+        content = op.get("content", "")
+        data = content.encode("utf-8") if isinstance(content, str) else bytes(content)
+        parsed = SandboxOp(
+            kind=op.get("kind"), path=op.get("path"), dest=op.get("dest"), content=data,
+            executor=op.get("executor", "sandbox"),
+        )
+        return self.sandbox().perform(parsed, self.sandbox_access())
+
     def run_core_tool(self, name: str, call_id: str, params: dict[str, Any]) -> dict[str, Any]:
         if name == "ToolSearch":
             return self._tool_search(str(params.get("query", "")))

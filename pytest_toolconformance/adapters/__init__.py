@@ -1,0 +1,1 @@
+"""Host adapters and the loader for ``--toolconformance-host``."""

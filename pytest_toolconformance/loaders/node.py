@@ -1,0 +1,858 @@
+"""Load a JS or TypeScript plugin into a Python host through one long-lived Node.js process.
+
+``NodePlugin(entry)`` has ``register(ctx)`` like a Python plugin. On register it starts ``node``
+on ``js/bridge.mjs``, which imports the plugin, runs its ``register`` (or PI's
+``export default function (pi)``) and reports each ``registerTool``; each tool lands on the
+Python ``ctx`` with an execute proxy that sends the call to the same process.
+
+Line protocol (the full version is at the top of ``js/bridge.mjs``): one JSON object per line.
+
+* Python -> node on stdin, one request at a time, each with an ``id``:
+  ``{id, op:"load", entry, kind:"esm"|"ts", replay, mirror}``,
+  ``{id, op:"call", tool, handle, callId, params, cwd, access, identity, accountUserId}``,
+  ``{id, op:"mirror", access, identity, accountUserId}``, ``{id, op:"ping"}``.
+* node -> Python on stdout, each line prefixed with a per-process random marker: answers
+  ``{id, ok:true, ..., network}`` / ``{id, ok:false, error:{name, message, stack, transport, ...}, network}``
+  and one-way notes ``{op:"log"|"read"|"tool", id, ...}``. Unmarked stdout bytes are plugin noise
+  (kept in the stderr tail); ``console.*`` and ``process.stdout.write`` already go to stderr.
+* During a first load on POSIX, a ``registerTool``/``current*()`` call made by the plugin's
+  ``register`` is a synchronous ``{op:"ctx", method, args}`` note; the reply goes back on a
+  dedicated pipe (``TOOLCONF_CTX_FD``) that the bridge reads with a blocking read, so the Python
+  ctx is called at that very moment and a host refusal is thrown back into the plugin.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import json
+import os
+import queue
+import secrets
+import shutil
+import signal
+import subprocess
+import threading
+import time
+import weakref
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+from reference_host import define_tool, mark_transport_failure
+from reference_host.errors import PluginLoadError, RegistrationError
+
+BRIDGE = Path(__file__).resolve().parent / "js" / "bridge.mjs"
+TS_SUFFIXES = frozenset({".ts", ".mts", ".cts"})
+JS_SUFFIXES = frozenset({".mjs", ".js", ".cjs"})
+STDERR_TAIL_BYTES = 4096
+_POSIX = os.name == "posix"
+_EOF = object()
+_ABSENT = object()
+
+# JS registerTool option names -> the Python ctx.register_tool keywords.
+_OPTION_NAMES = {
+    "external": "external",
+    "ownerUserId": "owner_user_id",
+    "projectId": "project_id",
+    "platform": "platform",
+}
+# JS ctx reads -> the Python ctx methods.
+_READ_METHODS = {
+    "currentIdentity": "current_identity",
+    "currentAccess": "current_access",
+    "currentAccountUserId": "current_account_user_id",
+}
+
+
+class PluginToolError(Exception):
+    """A JS tool handler threw (or its result could not be sent back)."""
+
+    def __init__(
+        self,
+        tool: str,
+        name: str,
+        message: str,
+        *,
+        stack: str | None = None,
+        code: str | None = None,
+        network: list[str] | None = None,
+    ) -> None:
+        self.tool = tool
+        self.js_name = name
+        self.js_message = message
+        self.js_stack = stack
+        self.code = code
+        self.network = list(network or [])
+        # Same text a JS host gets from String(error).
+        super().__init__(f"{name}: {message}")
+
+
+class PluginTimeoutError(PluginLoadError):
+    """A register or a call did not answer in time; the node process was killed."""
+
+
+class PluginExitError(PluginLoadError):
+    """The node process exited while a request was in flight."""
+
+    def __init__(self, message: str, *, exit_code: int | None, stderr_tail: str, subject: str | None = None) -> None:
+        self.exit_code = exit_code
+        self.stderr_tail = stderr_tail
+        super().__init__(message, subject=subject)
+
+
+class _Tail:
+    """The last few KB a process wrote to stderr (and any stray stdout), thread-safe."""
+
+    def __init__(self, limit: int = STDERR_TAIL_BYTES) -> None:
+        self._limit = limit
+        self._data = bytearray()
+        self._lock = threading.Lock()
+
+    def add(self, chunk: bytes) -> None:
+        with self._lock:
+            self._data += chunk
+            if len(self._data) > self._limit:
+                del self._data[: len(self._data) - self._limit]
+
+    def text(self) -> str:
+        with self._lock:
+            return self._data.decode("utf-8", "replace")
+
+
+def _read_stdout(stream: Any, mark: bytes, messages: queue.SimpleQueue[Any], tail: _Tail) -> None:
+    try:
+        for raw in iter(stream.readline, b""):
+            at = raw.find(mark)
+            if at < 0:
+                tail.add(b"[stdout] " + raw)
+                continue
+            if at > 0:
+                # A raw write without a newline glued itself in front of a protocol line.
+                tail.add(b"[stdout] " + raw[:at] + b"\n")
+            try:
+                messages.put(json.loads(raw[at + len(mark) :]))
+            except ValueError:
+                tail.add(b"[bridge] unreadable protocol line: " + raw[:200] + b"\n")
+    except (OSError, ValueError):
+        pass
+    finally:
+        messages.put(_EOF)
+        try:
+            stream.close()
+        except OSError:
+            pass
+
+
+def _read_stderr(stream: Any, tail: _Tail) -> None:
+    try:
+        while chunk := stream.read1(65536):
+            tail.add(chunk)
+    except (OSError, ValueError):
+        pass
+    finally:
+        try:
+            stream.close()
+        except OSError:
+            pass
+
+
+def _terminate(popen: subprocess.Popen[bytes], ctx_w: int | None, grace: float) -> None:
+    """End a bridge process: close stdin and wait a little, then kill its whole process group."""
+    if ctx_w is not None:
+        try:
+            os.close(ctx_w)
+        except OSError:
+            pass
+    if popen.poll() is None and grace > 0:
+        try:
+            if popen.stdin is not None:
+                popen.stdin.close()
+            popen.wait(grace)
+        except (OSError, ValueError, subprocess.TimeoutExpired):
+            pass
+    if popen.poll() is None or _POSIX:
+        # The group also holds anything the plugin spawned.
+        try:
+            if _POSIX:
+                os.killpg(popen.pid, signal.SIGKILL)
+            else:
+                popen.kill()
+        except (ProcessLookupError, PermissionError, OSError):
+            pass
+    try:
+        popen.wait(5)
+    except subprocess.TimeoutExpired:
+        pass
+    if popen.stdin is not None:
+        try:
+            popen.stdin.close()
+        except (OSError, ValueError):
+            pass
+
+
+class _NodeProcess:
+    """One running bridge: the Popen, its reader threads and its output tail."""
+
+    def __init__(self, node: str, cwd: str | None) -> None:
+        nonce = secrets.token_hex(8)
+        mark = f"\x1etcb:{nonce}@"
+        self.mark = mark.encode("ascii")
+        env = dict(os.environ, TOOLCONF_BRIDGE_MARK=mark)
+        ctx_r: int | None = None
+        self.ctx_w: int | None = None
+        pass_fds: tuple[int, ...] = ()
+        if _POSIX:
+            ctx_r, self.ctx_w = os.pipe()
+            env["TOOLCONF_CTX_FD"] = str(ctx_r)
+            pass_fds = (ctx_r,)
+        try:
+            self.popen = subprocess.Popen(
+                [node, str(BRIDGE)],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                env=env,
+                cwd=cwd,
+                pass_fds=pass_fds,
+                start_new_session=_POSIX,
+            )
+        except OSError:
+            if self.ctx_w is not None:
+                os.close(self.ctx_w)
+            raise
+        finally:
+            if ctx_r is not None:
+                os.close(ctx_r)
+        self.messages: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        self.tail = _Tail()
+        self._stdout_thread = threading.Thread(
+            target=_read_stdout,
+            args=(self.popen.stdout, self.mark, self.messages, self.tail),
+            name=f"toolconformance-node-{self.popen.pid}-stdout",
+            daemon=True,
+        )
+        self._stderr_thread = threading.Thread(
+            target=_read_stderr,
+            args=(self.popen.stderr, self.tail),
+            name=f"toolconformance-node-{self.popen.pid}-stderr",
+            daemon=True,
+        )
+        self._stdout_thread.start()
+        self._stderr_thread.start()
+        # Runs at interpreter exit too, so no bridge outlives the test run.
+        self._finalizer = weakref.finalize(self, _terminate, self.popen, self.ctx_w, 0.5)
+
+    @property
+    def pid(self) -> int:
+        return self.popen.pid
+
+    def alive(self) -> bool:
+        return self.popen.poll() is None
+
+    def send(self, data: bytes) -> None:
+        stdin = self.popen.stdin
+        assert stdin is not None
+        stdin.write(data)
+        stdin.flush()
+
+    def reply(self, payload: Mapping[str, Any]) -> None:
+        if self.ctx_w is None:
+            return
+        data = (json.dumps(payload, default=_jsonable, separators=(",", ":")) + "\n").encode()
+        try:
+            while data:
+                written = os.write(self.ctx_w, data)
+                data = data[written:]
+        except OSError:
+            pass  # node is gone; its EOF reaches the waiting request
+
+    def stop(self, grace: float) -> None:
+        self._finalizer.detach()
+        _terminate(self.popen, self.ctx_w, grace)
+        self.ctx_w = None
+        self.drain()
+
+    def drain(self) -> None:
+        """Wait briefly for the reader threads so the tail holds the process's last words."""
+        self._stdout_thread.join(1.0)
+        self._stderr_thread.join(1.0)
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, (set, frozenset)):
+        try:
+            return sorted(value)
+        except TypeError:
+            return list(value)
+    if isinstance(value, tuple):
+        return list(value)
+    if isinstance(value, os.PathLike):
+        return os.fspath(value)
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return dataclasses.asdict(value)
+    if isinstance(value, Mapping):
+        return dict(value)
+    raise TypeError(f"{type(value).__name__} is not JSON-serializable")
+
+
+def _short_tail(text: str, limit: int = 1500) -> str:
+    lines = [line for line in text[-limit:].splitlines() if line.strip()]
+    return "\n    ".join(lines)
+
+
+class _ExecuteProxy:
+    """The ``execute`` of a JS tool on the Python side: sends the call to the node process.
+
+    A host that wants the handler to run in a directory passes ``cwd=...`` or sets the
+    ``cwd`` attribute; the bridge ``chdir``s there for the call and back afterwards.
+    """
+
+    def __init__(self, plugin: NodePlugin, ctx: Any, tool: str, handle: int) -> None:
+        self.plugin = plugin
+        self.ctx = ctx
+        self.tool = tool
+        self.handle = handle
+        self.cwd: str | os.PathLike[str] | None = None
+
+    def __call__(self, call_id: str, params: dict[str, Any], *, cwd: str | os.PathLike[str] | None = None) -> Any:
+        return self.plugin._call_tool(self, call_id, params, cwd if cwd is not None else self.cwd)
+
+    def __repr__(self) -> str:
+        return f"<JS execute {self.tool!r} of {self.plugin.name!r}>"
+
+
+class NodePlugin:
+    """A JS/TS plugin entry run in one Node.js process, installable like a Python plugin."""
+
+    def __init__(
+        self,
+        entry: str | os.PathLike[str],
+        *,
+        name: str | None = None,
+        timeout: float = 5.0,
+        node: str | None = None,
+        cwd: str | os.PathLike[str] | None = None,
+    ) -> None:
+        self.entry = Path(entry).resolve()
+        self.name = name or (self.entry.parent.name if self.entry.stem == "index" else self.entry.stem)
+        self.timeout = float(timeout)
+        self.node = node
+        self.cwd = os.fspath(cwd) if cwd is not None else None
+        self.kind = "ts" if self.entry.suffix in TS_SUFFIXES else "esm"
+        self.last_network_attempts: list[str] = []
+        self.last_ctx_reads: list[str] = []
+        self.form: str | None = None
+        self.tools: list[tuple[int, str | None]] = []
+        self._lock = threading.RLock()
+        self._proc: _NodeProcess | None = None
+        self._loaded = False  # the running process has the plugin loaded
+        self._ever_loaded = False  # a load succeeded once, so a restart replays it
+        self._mirror: dict[str, Any] = {"access": None, "identity": None, "accountUserId": None}
+        self._ids = itertools.count(1)
+        self._stash: dict[str, BaseException] = {}
+
+    def __repr__(self) -> str:
+        return f"NodePlugin({str(self.entry)!r}, name={self.name!r})"
+
+    # ------------------------------------------------------------------------------------ API
+
+    @property
+    def pid(self) -> int | None:
+        """The pid of the running node process, or None."""
+        proc = self._proc
+        return proc.pid if proc is not None and proc.alive() else None
+
+    def register(self, ctx: Any) -> None:
+        """Load the plugin in a fresh node process and register its tools on ``ctx``."""
+        with self._lock:
+            self._stop(grace=0.5)
+            self._spawn()
+            handler = _FirstLoad(self, ctx)
+            answer = self._request(
+                {
+                    "op": "load",
+                    "entry": str(self.entry),
+                    "kind": self.kind,
+                    "replay": False,
+                    "mirror": self._mirror,
+                },
+                what="register()",
+                on_message=handler.on_message,
+            )
+            if not answer.get("ok"):
+                proc = self._proc
+                self._stop(grace=0)
+                tail = proc.tail.text() if proc is not None else None
+                raise self._load_failure(answer.get("error") or {}, tail)
+            self._loaded = self._ever_loaded = True
+            self.form = answer.get("form")
+            self.tools = [(t["handle"], t["name"]) for t in answer.get("tools", [])]
+            self.last_network_attempts = list(answer.get("network", []))
+            if handler.deferred_error is not None:
+                raise handler.deferred_error
+
+    def call_raw(
+        self,
+        tool: str,
+        params: Mapping[str, Any] | None = None,
+        *,
+        call_id: str = "raw-call",
+        cwd: str | os.PathLike[str] | None = None,
+        access: Any = None,
+        identity: Any = None,
+        account_user_id: str | None = None,
+    ) -> dict[str, Any]:
+        """Call a tool without a ctx and return the bridge's answer as a dict.
+
+        Keys: ``ok``, ``result`` or ``error``, ``network`` (what the call reached for),
+        ``reads`` (ctx methods it read) and ``logs``. Loads the plugin headless if needed.
+        """
+        with self._lock:
+            self._ensure_loaded(tool)
+            handle = next((h for h, n in self.tools if n == tool), None)
+            notes = _CallNotes(None)
+            answer = self._request(
+                {
+                    "op": "call",
+                    "tool": tool,
+                    "handle": handle,
+                    "callId": call_id,
+                    "params": dict(params or {}),
+                    "cwd": os.fspath(cwd) if cwd is not None else None,
+                    "access": access,
+                    "identity": identity,
+                    "accountUserId": account_user_id,
+                },
+                what=f"tool {tool!r}",
+                on_message=notes.on_message,
+            )
+            self.last_network_attempts = list(answer.get("network", []))
+            self.last_ctx_reads = list(notes.reads)
+        out = {k: v for k, v in answer.items() if k != "id"}
+        out["reads"] = notes.reads
+        out["logs"] = notes.logs
+        return out
+
+    def push_access(self, access: Any, identity: Any, account: str | None) -> None:
+        """Update what the plugin's ``ctx.current*()`` answer between calls."""
+        with self._lock:
+            self._mirror = {"access": access, "identity": identity, "accountUserId": account}
+            if self._proc is not None and self._proc.alive() and self._loaded:
+                self._request({"op": "mirror", **self._mirror}, what="push_access()")
+
+    def ping(self) -> dict[str, Any]:
+        """Start the process if needed and return ``{pid, node}`` from the bridge."""
+        with self._lock:
+            if self._proc is None or not self._proc.alive():
+                self._spawn()
+            answer = self._request({"op": "ping"}, what="ping")
+        return {"pid": answer.get("pid"), "node": answer.get("node")}
+
+    def close(self) -> None:
+        """End the node process (a later call starts it again)."""
+        with self._lock:
+            self._stop(grace=1.0)
+
+    def __enter__(self) -> NodePlugin:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # ------------------------------------------------------------------------------ internals
+
+    def _node_binary(self) -> str:
+        found = self.node or os.environ.get("TOOLCONFORMANCE_NODE") or shutil.which("node")
+        if not found:
+            raise PluginLoadError(
+                f"JS plugin {self.entry} needs Node.js 20.6 or newer, but no 'node' is on PATH; "
+                "install Node.js or set TOOLCONFORMANCE_NODE to the node binary",
+                subject=str(self.entry),
+            )
+        return found
+
+    def _spawn(self) -> None:
+        node = self._node_binary()
+        try:
+            proc = _NodeProcess(node, self.cwd)
+        except OSError as exc:
+            raise PluginLoadError(
+                f"JS plugin {self.entry}: could not start {node!r} ({exc}); check the Node.js install",
+                subject=str(self.entry),
+            ) from exc
+        self._proc = proc
+        self._loaded = False
+        deadline = time.monotonic() + max(self.timeout, 10.0)
+        while True:
+            try:
+                item = proc.messages.get(timeout=max(0.0, deadline - time.monotonic()))
+            except queue.Empty:
+                self._stop(grace=0)
+                raise PluginTimeoutError(
+                    f"JS plugin {self.entry}: the node bridge did not start within "
+                    f"{max(self.timeout, 10.0):g} s. Node stderr: {_short_tail(proc.tail.text())}",
+                    subject=str(self.entry),
+                ) from None
+            if item is _EOF:
+                proc.popen.wait()
+                proc.drain()
+                self._proc = None
+                raise PluginExitError(
+                    f"JS plugin {self.entry}: the node bridge exited at start-up with code "
+                    f"{proc.popen.returncode}; check that {node!r} is Node.js 20.6 or newer. "
+                    f"Node stderr: {_short_tail(proc.tail.text())}",
+                    exit_code=proc.popen.returncode,
+                    stderr_tail=proc.tail.text(),
+                    subject=str(self.entry),
+                )
+            if item.get("op") == "ready":
+                return
+
+    def _stop(self, grace: float) -> None:
+        proc, self._proc = self._proc, None
+        self._loaded = False
+        if proc is not None:
+            proc.stop(grace)
+
+    def _ensure_loaded(self, tool: str) -> None:
+        """Make sure a live process has the plugin loaded, replaying the load after a restart."""
+        if self._proc is not None and self._proc.alive() and self._loaded:
+            return
+        if self._proc is None or not self._proc.alive():
+            self._stop(grace=0)
+            self._spawn()
+        answer = self._request(
+            {"op": "load", "entry": str(self.entry), "kind": self.kind, "replay": True, "mirror": self._mirror},
+            what=f"reloading the plugin for tool {tool!r}",
+            on_message=None,
+        )
+        if not answer.get("ok"):
+            proc = self._proc
+            self._stop(grace=0)
+            tail = proc.tail.text() if proc is not None else None
+            raise self._load_failure(answer.get("error") or {}, tail)
+        self._loaded = self._ever_loaded = True
+        self.form = answer.get("form")
+        self.tools = [(t["handle"], t["name"]) for t in answer.get("tools", [])]
+
+    def _call_tool(
+        self, proxy: _ExecuteProxy, call_id: str, params: dict[str, Any], cwd: str | os.PathLike[str] | None
+    ) -> Any:
+        with self._lock:
+            self._ensure_loaded(proxy.tool)
+            ctx = proxy.ctx
+            # Read right before sending: the JS ctx.current*() are synchronous, so they answer
+            # from this snapshot, which is as fresh as the host can make it.
+            access = ctx.current_access()
+            identity = ctx.current_identity()
+            account = ctx.current_account_user_id()
+            self._mirror = {"access": access, "identity": identity, "accountUserId": account}
+            notes = _CallNotes(ctx)
+            try:
+                answer = self._request(
+                    {
+                        "op": "call",
+                        "tool": proxy.tool,
+                        "handle": proxy.handle,
+                        "callId": call_id,
+                        "params": params,
+                        "cwd": os.fspath(cwd) if cwd is not None else None,
+                        "access": access,
+                        "identity": identity,
+                        "accountUserId": account,
+                    },
+                    what=f"tool {proxy.tool!r}",
+                    on_message=notes.on_message,
+                )
+            except _EncodeError as exc:
+                raise PluginToolError(proxy.tool, "TypeError", str(exc)) from None
+            network = list(answer.get("network", []))
+            self.last_network_attempts = network
+            self.last_ctx_reads = list(notes.reads)
+        if answer.get("ok"):
+            return answer.get("result")
+        error = answer.get("error") or {}
+        exc = PluginToolError(
+            proxy.tool,
+            str(error.get("name") or "Error"),
+            str(error.get("message") or ""),
+            stack=error.get("stack"),
+            code=error.get("code"),
+            network=network,
+        )
+        if error.get("transport"):
+            mark_transport_failure(exc)
+        raise exc
+
+    def _request(
+        self,
+        message: dict[str, Any],
+        *,
+        what: str,
+        on_message: Callable[[dict[str, Any]], None] | None = None,
+    ) -> dict[str, Any]:
+        """Send one request and wait for its answer, handling notes; caller holds the lock."""
+        proc = self._proc
+        assert proc is not None, "spawn first"
+        request_id = next(self._ids)
+        message["id"] = request_id
+        try:
+            data = (json.dumps(message, default=_jsonable, allow_nan=False, separators=(",", ":")) + "\n").encode()
+        except (TypeError, ValueError) as exc:
+            raise _EncodeError(f"{what}: cannot send to node: {exc}") from None
+        try:
+            proc.send(data)
+        except (OSError, ValueError):
+            pass  # the process is gone; its EOF is already queued or about to be
+        deadline = time.monotonic() + self.timeout
+        while True:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                self._stop(grace=0)
+                raise PluginTimeoutError(
+                    f"JS plugin {self.name!r} ({self.entry}): {what} did not finish within "
+                    f"{self.timeout:g} s; the kit killed its node process and restarts it on the next call. "
+                    "Look for a promise that never settles or a busy loop"
+                    + self._tail_note(proc),
+                    subject=str(self.entry),
+                )
+            try:
+                item = proc.messages.get(timeout=remaining)
+            except queue.Empty:
+                continue
+            if item is _EOF:
+                raise self._exited(proc, what)
+            if "op" in item:
+                if item["op"] == "ctx" and on_message is None:
+                    proc.reply({"ok": False, "error": {"name": "Error", "message": "no host call expected now"}})
+                elif on_message is not None:
+                    on_message(item)
+                continue
+            if item.get("id") == request_id:
+                return item
+            # An answer to an abandoned request: nothing waits for it any more.
+
+    def _exited(self, proc: _NodeProcess, what: str) -> PluginExitError:
+        try:
+            proc.popen.wait(2)
+        except subprocess.TimeoutExpired:
+            pass
+        proc.drain()
+        if self._proc is proc:
+            self._stop(grace=0)
+        code = proc.popen.returncode
+        how = f"was killed by signal {-code}" if code is not None and code < 0 else f"exited with code {code}"
+        tail = proc.tail.text()
+        return PluginExitError(
+            f"JS plugin {self.name!r} ({self.entry}): node {how} during {what} "
+            "(did the plugin call process.exit() or crash?); the next call restarts it"
+            + self._tail_note(proc),
+            exit_code=code,
+            stderr_tail=tail,
+            subject=str(self.entry),
+        )
+
+    @staticmethod
+    def _tail_note(proc: _NodeProcess | None) -> str:
+        if proc is None:
+            return ""
+        tail = _short_tail(proc.tail.text())
+        return f". Node stderr:\n    {tail}" if tail else ""
+
+    def _load_failure(self, error: Mapping[str, Any], tail: str | None) -> BaseException:
+        token = error.get("token")
+        if token and token in self._stash:
+            # The plugin let a host refusal escape register(): surface the host's own exception.
+            return self._stash.pop(token)
+        self._stash.clear()
+        phase = error.get("phase")
+        name = error.get("name") or "Error"
+        message = error.get("message") or ""
+        code = error.get("code")
+        js = f"{name}: {message}"
+        where = f"JS plugin {self.entry}"
+        stack = error.get("stack") or ""
+        if phase == "jiti-missing":
+            text = (
+                f'TypeScript plugin {self.entry} needs jiti: run "npm install --save-dev jiti" in {self.entry.parent}'
+            )
+        elif phase == "node-version":
+            text = f"{where} cannot be loaded: {message}"
+        elif phase == "not-a-plugin":
+            text = (
+                f"{where} is not a plugin: it exports neither register(ctx), nor a default object with "
+                f"register, nor a default PI extension function ({message}). Add "
+                "'export function register(ctx) { ... }' to the entry file"
+            )
+        elif phase == "register":
+            text = (
+                f"register(ctx) of {where} threw {js}. Fix the plugin so that register completes; "
+                f"none of its tools were installed{_stack_note(stack)}"
+            )
+        elif code in ("ERR_MODULE_NOT_FOUND", "MODULE_NOT_FOUND") or "Cannot find module" in message:
+            text = (
+                f"Could not load {where}: it imports a module that cannot be found ({js}). Install the "
+                "missing package where the plugin can resolve it (npm install in the plugin folder) "
+                "or fix the import specifier"
+            )
+        elif name == "SyntaxError":
+            location = stack.splitlines()[0] if stack.startswith(("file:", "/")) else ""
+            text = (
+                f"Could not load {where}: {js}{f' at {location}' if location else ''}. Fix the syntax "
+                "error in the entry file or in a module it imports"
+            )
+        else:
+            text = (
+                f"Could not load {where}: importing it threw {js}. Fix the module's top-level code"
+                f"{_stack_note(stack)}"
+            )
+        if tail:
+            text += f". Node stderr:\n    {_short_tail(tail)}"
+        return PluginLoadError(text, subject=str(self.entry))
+
+    def _tool_from_note(self, ctx: Any, note: Mapping[str, Any]) -> None:
+        """Turn one reported registerTool(tool, options) into ctx.register_tool(...)."""
+        name = note.get("name")
+        if note.get("toolType") != "object":
+            raise RegistrationError(
+                f"registerTool() takes a tool object (use defineTool({{...}})), got {note.get('toolType')}",
+                rule="REG-2",
+                subject=str(name),
+            )
+        handle = int(note["handle"])
+        execute = _ExecuteProxy(self, ctx, name, handle) if note.get("hasExecute") else None
+        tool = define_tool(
+            name=name,  # type: ignore[arg-type]  # define_tool reports a non-string itself
+            label=note.get("label"),  # type: ignore[arg-type]
+            description=note.get("description"),  # type: ignore[arg-type]
+            parameters=note.get("parameters"),  # type: ignore[arg-type]
+            execute=execute,  # type: ignore[arg-type]
+        )
+        kwargs: dict[str, Any] = {}
+        options = note.get("options", _ABSENT)
+        if options is not _ABSENT:
+            if not isinstance(options, Mapping):
+                raise RegistrationError(
+                    f"tool {name!r}: registerTool options must be an object such as {{external: true}}, "
+                    f"got {options!r}",
+                    subject=str(name),
+                )
+            for key, value in options.items():
+                if key in _OPTION_NAMES:
+                    kwargs[_OPTION_NAMES[key]] = value
+                else:
+                    _log(ctx, "warning", f"tool {name!r}: unknown registerTool option {key!r} ignored")
+        ctx.register_tool(tool, **kwargs)
+
+
+def _stack_note(stack: str, frames: int = 3) -> str:
+    lines = [line.strip() for line in stack.splitlines() if line.strip().startswith("at ")][:frames]
+    return f" ({'; '.join(lines)})" if lines else ""
+
+
+def _log(ctx: Any, level: str, message: str) -> None:
+    logger = getattr(ctx, "logger", None)
+    method = getattr(logger, level, None) or getattr(logger, "info", None)
+    if method is not None:
+        method(message)
+
+
+class _EncodeError(TypeError):
+    """A request could not be encoded as JSON."""
+
+
+class _FirstLoad:
+    """Handles the notes of a first (non-replayed) load against the host ctx."""
+
+    def __init__(self, plugin: NodePlugin, ctx: Any) -> None:
+        self.plugin = plugin
+        self.ctx = ctx
+        self.deferred_error: BaseException | None = None
+
+    def on_message(self, item: dict[str, Any]) -> None:
+        op = item.get("op")
+        if op == "log":
+            _log(self.ctx, str(item.get("level")), str(item.get("message")))
+        elif op == "ctx":
+            self._host_call(item)
+        elif op == "read":
+            # Mirror mode (no host-call pipe): the plugin read from the mirror, so make the
+            # same read on the host now, while register() is still running.
+            method = _READ_METHODS.get(str(item.get("method")))
+            if method is not None:
+                try:
+                    getattr(self.ctx, method)()
+                except Exception as exc:  # surfaced after the load
+                    self.deferred_error = self.deferred_error or exc
+        elif op == "tool":
+            try:
+                self.plugin._tool_from_note(self.ctx, item)
+            except Exception as exc:  # surfaced after the load
+                self.deferred_error = self.deferred_error or exc
+
+    def _host_call(self, item: dict[str, Any]) -> None:
+        proc = self.plugin._proc
+        assert proc is not None
+        method = str(item.get("method"))
+        try:
+            if method == "registerTool":
+                self.plugin._tool_from_note(self.ctx, item.get("args") or {})
+                value = None
+            elif method in _READ_METHODS:
+                value = getattr(self.ctx, _READ_METHODS[method])()
+                json.dumps(value, default=_jsonable)  # fail here, not in the reply writer
+            else:
+                raise PluginLoadError(f"unknown host call {method!r}")
+        except Exception as exc:  # thrown back into the plugin's register()
+            token = secrets.token_hex(8)
+            self.plugin._stash[token] = exc
+            proc.reply(
+                {
+                    "ok": False,
+                    "error": {
+                        "name": type(exc).__name__,
+                        "message": str(exc),
+                        "rule": getattr(exc, "rule", None),
+                        "token": token,
+                    },
+                }
+            )
+            return
+        proc.reply({"ok": True, "value": value})
+
+
+class _CallNotes:
+    """Collects the notes of one call: log lines go to the ctx logger, reads are recorded."""
+
+    def __init__(self, ctx: Any) -> None:
+        self.ctx = ctx
+        self.reads: list[str] = []
+        self.logs: list[dict[str, str]] = []
+
+    def on_message(self, item: dict[str, Any]) -> None:
+        op = item.get("op")
+        if op == "log":
+            entry = {"level": str(item.get("level")), "message": str(item.get("message"))}
+            self.logs.append(entry)
+            if self.ctx is not None:
+                _log(self.ctx, entry["level"], entry["message"])
+        elif op == "read":
+            self.reads.append(str(item.get("method")))
+
+
+def node_available(node: str | None = None) -> bool:
+    """True when a ``node`` binary can be found (for skip conditions)."""
+    return bool(node or os.environ.get("TOOLCONFORMANCE_NODE") or shutil.which("node"))
+
+
+__all__ = [
+    "BRIDGE",
+    "JS_SUFFIXES",
+    "TS_SUFFIXES",
+    "NodePlugin",
+    "PluginExitError",
+    "PluginTimeoutError",
+    "PluginToolError",
+    "node_available",
+]
