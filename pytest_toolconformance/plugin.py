@@ -21,8 +21,11 @@ from .fixtures import (  # noqa: F401 - fixtures are discovered by name on the p
     toolconformance_settings,
 )
 from .hostspec import HostSpecError, load_host
+from .reporting import register_reporting
 
 SUITES_DIR = Path(__file__).parent / "suites"
+# Plugin suites: collected under --toolconformance only when a plugin is given.
+PLUGIN_SUITES_DIR = Path(__file__).parent / "plugin_suites"
 MARKER = "toolconformance"
 ADAPTER_KEY = pytest.StashKey[object]()
 
@@ -35,6 +38,11 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", f"{MARKER}(*rules): a conformance check of the given rule IDs (added by pytest-toolconformance)"
     )
+    # Protocol faults are reported as errored, with or without --toolconformance (fixtures work without it).
+    from .wire import outcomes as wire_outcomes
+
+    if not config.pluginmanager.is_registered(wire_outcomes):
+        config.pluginmanager.register(wire_outcomes, "toolconformance-wire-outcomes")
     settings = settings_module.read_settings(config)
     settings_module.install(settings)
     if not settings.enabled:
@@ -45,9 +53,16 @@ def pytest_configure(config: pytest.Config) -> None:
         raise pytest.UsageError(str(exc)) from None
     config.stash[ADAPTER_KEY] = adapter
     config.add_cleanup(adapter.close)
+    register_reporting(config, settings, adapter)
     args = [Path(a.split("::")[0]).resolve() for a in config.args]
-    if not any(SUITES_DIR == a or a in SUITES_DIR.parents for a in args):
-        config.args.append(str(SUITES_DIR))
+    kit_dirs = [SUITES_DIR] + ([PLUGIN_SUITES_DIR] if settings.plugins else [])
+    if settings.plugins:
+        from .plugin_suites import configure as configure_plugin_suites
+
+        configure_plugin_suites(config, settings)
+    # Naming one of the kit's suite folders (or a module in it) runs just that; otherwise all of them.
+    if not any(d == a or a in d.parents or d in a.parents for a in args for d in kit_dirs):
+        config.args.extend(str(d) for d in kit_dirs)
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
@@ -70,17 +85,26 @@ def pytest_report_header(config: pytest.Config) -> list[str] | None:
     return lines
 
 
+def _within(path: Path, folder: Path) -> bool:
+    return path == folder or folder in path.parents
+
+
 def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
-    # Without the flag our suites are never collected, even when a run points at site-packages.
-    if not settings_module.current().enabled and (collection_path == SUITES_DIR or SUITES_DIR in collection_path.parents):
+    # Without the flag our suites are never collected, even when a run points at site-packages;
+    # the plugin suites also need a plugin to check.
+    settings = settings_module.current()
+    if not settings.enabled and (_within(collection_path, SUITES_DIR) or _within(collection_path, PLUGIN_SUITES_DIR)):
+        return True
+    if not settings.plugins and _within(collection_path, PLUGIN_SUITES_DIR):
         return True
     return None
 
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Module | None:
     # Suite modules are named suite_*.py so that nothing but this hook ever collects them.
-    if file_path.parent == SUITES_DIR and file_path.name.startswith("suite_") and file_path.suffix == ".py":
-        if settings_module.current().enabled:
+    if file_path.parent in (SUITES_DIR, PLUGIN_SUITES_DIR) and file_path.name.startswith("suite_") and file_path.suffix == ".py":
+        settings = settings_module.current()
+        if settings.enabled and (file_path.parent == SUITES_DIR or settings.plugins):
             return pytest.Module.from_parent(parent, path=file_path)
     return None
 
