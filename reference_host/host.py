@@ -37,6 +37,7 @@ class Host:
         self.register_timeout = register_timeout
         self._sessions: dict[str, Session] = {}
         self._sandboxes: dict[str, Any] = {}
+        self._file_tools: dict[str, Any] = {}
         self._lock = threading.Lock()
         for tool in core_tools():
             self.registry.add_core(tool, read_only=tool.name in CORE_READ_ONLY, plan_admitted=tool.name in CORE_READ_ONLY)
@@ -135,12 +136,24 @@ class Host:
                 self._sandboxes[key] = Sandbox(root)
             return self._sandboxes[key]
 
+    def file_tools_for(self, root: Any) -> Any:
+        """The core file tools over the sandbox of ``root`` (one mutation queue per root)."""
+        from .sandbox import FileTools
+
+        sandbox = self.sandbox_for(root)
+        with self._lock:
+            key = str(root)
+            if key not in self._file_tools:
+                self._file_tools[key] = FileTools(sandbox)
+            return self._file_tools[key]
+
     def close(self) -> None:
         """Close every sandbox this host opened."""
         with self._lock:
             for sandbox in self._sandboxes.values():
                 sandbox.close()
             self._sandboxes.clear()
+            self._file_tools.clear()
 
     def adopt(self, session: Session) -> None:
         with self._lock:
