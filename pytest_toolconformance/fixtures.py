@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pytest
 from faker import Faker
 
+from . import attacks
 from . import settings as settings_module
 from .client import HostClient, Session
 from .hostspec import HostSpecError, load_host
@@ -128,19 +129,100 @@ def fake_access(request: pytest.FixtureRequest) -> Callable[..., dict[str, Any]]
 
 
 @dataclass
+class PreparedAttack:
+    """One attack-table row made concrete: the turn to run it in, the op, and the world before it."""
+
+    attack: attacks.Attack
+    session: Session
+    op: dict[str, Any]
+    names: dict[str, str]
+    root_before: dict[str, Any]
+    outside_before: dict[str, Any]
+
+
+@dataclass
 class PlanFileSandbox:
-    """A Plan turn on a managed Project conversation, its plan path, and the real directory behind it."""
+    """A Plan turn on a managed Project conversation, its plan path, and the real directory behind it.
+
+    ``outside`` is a real directory beside ``root`` (holding ``secret.txt``) that no operation may
+    ever reach; the attack table (:mod:`pytest_toolconformance.attacks`) plants links to it.
+    """
 
     host: HostClient
     session: Session
     root: Path
     plan_file: str
+    outside: Path
+    spec: dict[str, Any] = field(default_factory=dict)
 
     def host_path(self, guest_path: str) -> Path:
-        return self.root / guest_path.removeprefix("/workspace").lstrip("/")
+        """The real path behind a guest path."""
+        return attacks.host_path(self.root, guest_path)
 
     def write_plan(self, content: str = "# plan\n") -> dict[str, Any]:
         return self.session.sandbox({"kind": "write", "path": self.plan_file, "content": content})
+
+    def names(self, plan_file: str | None = None) -> dict[str, str]:
+        """The attack table's template variables for this sandbox (or for another plan path)."""
+        return attacks.variables(plan_file or self.plan_file, self.root, self.outside)
+
+    def plan_turn(self, plan_file: str) -> Session:
+        """Another Plan turn over the same root whose spec names ``plan_file``; skips the test when the
+        host mints another path instead."""
+        session = self.host.open(**{**self.spec, "planFile": plan_file})
+        got = session.access().get("planFile")
+        if got != plan_file:
+            pytest.skip(f"host minted planFile {got!r} although the spec named {plan_file!r}")
+        return session
+
+    def child(self, parent: Session | None = None, plan_file: str | None = None) -> Session:
+        """A read-only child of the Plan turn whose delegation request tries to forward ``planFile``
+        and to clear ``readOnly`` and ``planMode`` (a conforming host ignores all three)."""
+        requested = {"planFile": plan_file or self.plan_file, "readOnly": False, "planMode": False}
+        return (parent or self.session).delegate(read_only=True, requested=requested)
+
+    def prepare(self, attack: attacks.Attack) -> PreparedAttack:
+        """Plant ``attack``'s trap and return the concrete operation and the turn to run it in.
+
+        Skips the calling test when the host lacks a capability the row needs or its plan path has
+        no room for the row (a plan file directly under the guest root has no parent to link)."""
+        caps = [r for r in attack.requires if r not in ("plan-parent", "plan-grandparent")]
+        if caps:
+            self.host.require(*caps)
+        session, plan = self.session, self.plan_file
+        if attack.plan_file is not None:
+            session = self.plan_turn(attacks.expand(attack.plan_file, self.names()))
+            plan = str(session.access()["planFile"])
+        problem = attacks.layout_problem(attack, plan)
+        if problem:
+            pytest.skip(problem)
+        names = self.names(plan)
+        attacks.plant(attacks.expand(list(attack.setup), names), self.root)
+        if attack.via == "child":
+            session = self.child(session, plan)
+        return PreparedAttack(attack, session, attacks.expand(dict(attack.op), names), names,
+                              attacks.snapshot(self.root), attacks.snapshot(self.outside))
+
+    def run_attack(self, attack: attacks.Attack) -> attacks.Verdict:
+        """Prepare ``attack``, ask the host's sandbox for its operation, and judge the outcome."""
+        prepared = self.prepare(attack)
+        answer = prepared.session.sandbox(prepared.op)
+        return attacks.verify(attack, prepared.op, answer, root=self.root, outside=self.outside,
+                              root_before=prepared.root_before, outside_before=prepared.outside_before,
+                              names=prepared.names)
+
+    def outside_changes(self) -> list[str]:
+        """What changed outside the root since the fixture was made (should be nothing)."""
+        return attacks.changes(self._outside_at_start, attacks.snapshot(self.outside))
+
+    def assert_outside_untouched(self) -> None:
+        """Fail, naming PLANFILE-2, when anything outside the root changed."""
+        moved = self.outside_changes()
+        if moved:
+            pytest.fail(f"[PLANFILE-2] something outside the sandbox root changed: {moved}")
+
+    def __post_init__(self) -> None:
+        self._outside_at_start = attacks.snapshot(self.outside)
 
 
 @pytest.fixture
@@ -149,19 +231,22 @@ def plan_file_sandbox(toolconformance_host: HostClient, tmp_path: Path) -> PlanF
     toolconformance_host.require("sandbox", "plan-file")
     root = tmp_path / "root"
     root.mkdir()
-    session = toolconformance_host.open(
-        identity={"userId": "planner"}, conversation="managed", projectId="proj-plan", mode="plan",
-        sandboxRoot=str(root),
-    )
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "secret.txt").write_text(attacks.SECRET, "utf-8")
+    spec = {"identity": {"userId": "planner"}, "conversation": "managed", "projectId": "proj-plan", "mode": "plan",
+            "sandboxRoot": str(root)}
+    session = toolconformance_host.open(**spec)
     plan_file = session.access().get("planFile")
     if not isinstance(plan_file, str):
         pytest.fail(f"[PLANFILE-1] a managed Project Plan turn has no planFile in currentAccess(): {session.access()}")
-    return PlanFileSandbox(toolconformance_host, session, root, plan_file)
+    return PlanFileSandbox(toolconformance_host, session, root, plan_file, outside, spec)
 
 
 __all__ = [
     "FakeIdentity",
     "PlanFileSandbox",
+    "PreparedAttack",
     "fake_access",
     "fake_identity",
     "make_access",

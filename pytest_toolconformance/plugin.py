@@ -55,14 +55,13 @@ def pytest_configure(config: pytest.Config) -> None:
     config.add_cleanup(adapter.close)
     register_reporting(config, settings, adapter)
     args = [Path(a.split("::")[0]).resolve() for a in config.args]
-    kit_dirs = [SUITES_DIR] + ([PLUGIN_SUITES_DIR] if settings.plugins else [])
     if settings.plugins:
         from .plugin_suites import configure as configure_plugin_suites
 
         configure_plugin_suites(config, settings)
     # Naming one of the kit's suite folders (or a module in it) runs just that; otherwise all of them.
-    if not any(d == a or a in d.parents or d in a.parents for a in args for d in kit_dirs):
-        config.args.extend(str(d) for d in kit_dirs)
+    if not any(d == a or a in d.parents or d in a.parents for a in args for d in (SUITES_DIR, PLUGIN_SUITES_DIR)):
+        config.args.extend(str(d) for d in [SUITES_DIR] + ([PLUGIN_SUITES_DIR] if settings.plugins else []))
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

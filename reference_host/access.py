@@ -16,6 +16,11 @@ from .errors import SessionSpecError
 
 GUEST_ROOT = "/workspace"
 
+#: Core tools a delegated read-only child is offered although they are not classified read-only:
+#: command execution follows the non-destructive boundary in read-only children too (PLANFILE-6),
+#: so the child gets Bash and the boundary, not the shell's absence, keeps it from changing things.
+READ_ONLY_CHILD_HOST_TOOLS = frozenset({"Bash"})
+
 
 @dataclass(frozen=True)
 class AccountPolicy:

@@ -202,7 +202,7 @@ class RegistrationContext:
                 f"unknown registration option(s) {sorted(unknown)}; known: external, owner_user_id, project_id, platform",
             )
         # EXT-1: omitted (or JS undefined, which arrives as None) normalizes to false; anything else
-        # but a boolean is refused.
+        # but a boolean is refused (docs/readings.md: null counts as omitted).
         if external is not _UNSET and external is not None and not isinstance(external, bool):
             return Refusal(label, "EXT-1", f"option external must be a boolean, got {external!r}")
         for option, value in (("owner_user_id", owner_user_id), ("project_id", project_id), ("platform", platform)):

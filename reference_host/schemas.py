@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from typing import Any
+
+from . import typebox
 
 ROOT_COMBINATORS = ("anyOf", "oneOf", "allOf", "not", "if", "then", "else", "$ref")
 
@@ -25,13 +28,45 @@ OMISSION_NOTICE = (
 )
 
 
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+# Number tokens ``json.dumps`` writes differently from ``JSON.stringify``: integral floats
+# (``1.0`` / ``1``) and the exponent forms JS writes out or pads differently (``1e-05`` /
+# ``0.00001``, ``1e-07`` / ``1e-7``, ``1e+16`` / ``10000000000000000``). Key order does not change
+# a byte count, and every other float prints the same shortest round-trip digits in both.
+_INTEGRAL_FLOAT = re.compile(r"\.0+(?=[,\]}])")
+
+
 def to_json(value: Any) -> str:
-    """Serialize as ``JSON.stringify`` does: compact, non-ASCII unescaped."""
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+    """Serialize exactly as ``JSON.stringify`` does: compact, non-ASCII unescaped, JS numbers and key order."""
+    return typebox.to_json(value)
+
+
+def utf8_len(text: str) -> int:
+    """UTF-8 bytes of ``text``; a lone surrogate counts as JS's ``\\uXXXX`` escape (6 bytes)."""
+    try:
+        return len(text.encode("utf-8"))
+    except UnicodeEncodeError:
+        return len(_LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text).encode("utf-8"))
 
 
 def json_bytes(value: Any) -> int:
-    return len(to_json(value).encode("utf-8"))
+    """The UTF-8 byte length of ``JSON.stringify(value)`` (CAP-2's measure).
+
+    ``json.dumps`` (C) gives the same bytes unless a number token is written differently; the
+    substring tests below are C-speed, and a false alarm (say ``1.0,`` in a description) only costs
+    the exact, slower writer.
+    """
+    text = json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+    if (
+        (".0" in text and _INTEGRAL_FLOAT.search(text))
+        or "e-0" in text
+        or "e+1" in text
+        or "e+20" in text
+        or "NaN" in text
+        or "Infinity" in text
+    ):
+        text = typebox.to_json(value)
+    return utf8_len(text)
 
 
 def flat_object_problem(schema: Any) -> str | None:
@@ -49,11 +84,20 @@ def flat_object_problem(schema: Any) -> str | None:
 
 
 def cap_utf8(text: str, limit: int) -> str:
-    """``text`` cut to at most ``limit`` UTF-8 bytes without splitting a character."""
-    data = text.encode("utf-8")
+    """``text`` cut to at most ``limit`` UTF-8 bytes without splitting a character (CAP-1).
+
+    The cut is maximal: it backs off only over the continuation bytes of the one character that
+    straddles ``limit``. Lone surrogates (possible in JS strings) are carried as their 3-byte form.
+    """
+    if len(text) * 4 <= limit:  # even all 4-byte characters would fit: nothing to cut
+        return text
+    data = text.encode("utf-8", "surrogatepass")
     if len(data) <= limit:
         return text
-    return data[:limit].decode("utf-8", errors="ignore")
+    cut = limit
+    while cut > 0 and (data[cut] & 0xC0) == 0x80:
+        cut -= 1
+    return data[:cut].decode("utf-8", "surrogatepass")
 
 
 def with_reason(parameters: Mapping[str, Any]) -> dict[str, Any]:

@@ -3,6 +3,10 @@
 The adapter contract describes test plugins as JSON so that a host in any language can build
 them with its own plugin API. This module is the reference host's interpreter; the format is
 documented in docs/adapter-contract.md and validated by ``scripted-plugin.schema.json`` in the kit.
+
+A ``mutate`` step's ``set`` and ``delete`` keys are top-level parameter names, or JSON Pointers
+(RFC 6901, starting with ``/``) into nested objects and arrays, changed in place; ``/a/-`` appends.
+A pointer whose path does not exist changes nothing.
 """
 
 from __future__ import annotations
@@ -53,6 +57,54 @@ def transport_probe() -> dict[str, bool]:
     }
 
 
+def _pointer(key: str) -> list[str] | None:
+    """The JSON Pointer (RFC 6901) tokens of a ``mutate`` key, or None for a plain top-level name."""
+    if not key.startswith("/"):
+        return None
+    return [t.replace("~1", "/").replace("~0", "~") for t in key[1:].split("/")]
+
+
+def _parent(params: Any, tokens: list[str]) -> Any:
+    """The container a pointer's last token addresses, or None where the path does not exist."""
+    node = params
+    for token in tokens[:-1]:
+        if isinstance(node, dict) and token in node:
+            node = node[token]
+        elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
+            node = node[int(token)]
+        else:
+            return None
+    return node
+
+
+def _set(params: dict[str, Any], key: str, value: Any) -> None:
+    """Set in place, so that a nested mutation changes the very objects the handler was given
+    (NAME-7 checks that none of it reaches the journal). ``/a/-`` appends to the array ``a``."""
+    tokens = _pointer(key)
+    if tokens is None:
+        params[key] = value
+        return
+    node, last = _parent(params, tokens), tokens[-1]
+    if isinstance(node, dict):
+        node[last] = value
+    elif isinstance(node, list) and last == "-":
+        node.append(value)
+    elif isinstance(node, list) and last.isdigit() and int(last) < len(node):
+        node[int(last)] = value
+
+
+def _delete(params: dict[str, Any], key: str) -> None:
+    tokens = _pointer(key)
+    if tokens is None:
+        params.pop(key, None)
+        return
+    node, last = _parent(params, tokens), tokens[-1]
+    if isinstance(node, dict):
+        node.pop(last, None)
+    elif isinstance(node, list) and last.isdigit() and int(last) < len(node):
+        del node[int(last)]
+
+
 async def run_steps(steps: list[Mapping[str, Any]], params: dict[str, Any] | None, ctx: Any) -> dict[str, Any]:
     """Run handler (or register) steps; returns the tool result."""
     details: dict[str, Any] = {}
@@ -67,8 +119,9 @@ async def run_steps(steps: list[Mapping[str, Any]], params: dict[str, Any] | Non
             return text_result(json.dumps(params, sort_keys=True, ensure_ascii=False), details)
         elif op == "mutate" and params is not None:
             for key in step.get("delete") or []:
-                params.pop(key, None)
-            params.update(step.get("set") or {})
+                _delete(params, key)
+            for key, value in (step.get("set") or {}).items():
+                _set(params, key, value)
         elif op == "throw":
             raise ScriptedError(str(step.get("message", "scripted failure")))
         elif op == "throw_transport":

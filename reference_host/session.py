@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 import jsonschema
 
 from .access import (
+    READ_ONLY_CHILD_HOST_TOOLS,
     AccessDescriptor,
     Ceiling,
     Identity,
@@ -194,6 +195,19 @@ class CallOutcome:
         }
 
 
+@dataclass
+class _Gate:
+    """One call on its way through the pre-handler stages."""
+
+    reg: Registration
+    tool: str
+    call_id: str
+    args: Any
+    journal: dict[str, Any]
+    hooks_ran: list[str] = field(default_factory=list)
+    params: dict[str, Any] = field(default_factory=dict)
+
+
 def _text(outcome_text: str) -> list[dict[str, Any]]:
     return [{"type": "text", "text": outcome_text}]
 
@@ -223,7 +237,7 @@ class Session:
         self._call_ids = itertools.count(1)
         self._root: Path | None = spec.sandbox_root
         self._workspace: Any = None
-        self._queue: list[tuple[str, dict[str, Any], str]] = []
+        self._queue: list[tuple[str, Any]] = []
 
     # -- identity and access, read fresh every time (ACCESS-1..5) ------------------------------------
     @property
@@ -262,8 +276,10 @@ class Session:
         reg = self.host.registry.get(name)
         if reg is None or not in_scope(reg, self.view()):
             return None
-        if self.restrictions.delegated_read_only and not reg.read_only:
-            return None
+        if self.restrictions.delegated_read_only and not (
+            reg.read_only or (reg.plugin == CORE_PLUGIN and name in READ_ONLY_CHILD_HOST_TOOLS)
+        ):
+            return None  # RO-5; Bash stays, under the non-destructive boundary (PLANFILE-6)
         return reg
 
     def _refused(
@@ -275,6 +291,10 @@ class Session:
             journal=journal, refusal={"stage": stage, "rule": rule, "message": message}, hooks_ran=hooks_ran or [],
         )
 
+    #: REG-6: the pre-handler stages, in order. The first that refuses wins and nothing after it
+    #: runs (a hook never runs for a call the grant refused; the handler never runs for a refusal).
+    STAGES: tuple[str, ...] = ("boundary", "plan", "grant", "hook", "validation")
+
     def _gate(self, reg: Registration | None, tool: str, call_id: str, args: Any, journal: dict[str, Any]):
         """Run the pre-handler stages; returns a refusal outcome, or the arguments for the handler."""
         if reg is None:
@@ -284,43 +304,70 @@ class Session:
         if reg.deferred and view.deferral_enabled and tool not in view.admin_overrides and tool not in self.loaded:
             return self._refused(tool, call_id, journal, "deferral", "MANIFEST-2",
                                  f"Tool {tool!r} is deferred: load it with ToolSearch (query 'select:{tool}') first.")
-        if not isinstance(args, Mapping):
-            return self._refused(tool, call_id, journal, "validation", "REG-6",
-                                 f"Arguments for {tool!r} must be an object, got {type(args).__name__}.")
-        if tool in self.spec.permission_deny:
-            return self._refused(tool, call_id, journal, "boundary", "REG-6",
-                                 f"Tool {tool!r} is blocked by the host permission boundary.")
+        gate = _Gate(reg=reg, tool=tool, call_id=call_id, args=args, journal=journal)
+        for stage in self.STAGES:
+            refusal = getattr(self, f"_stage_{stage}")(gate)
+            if refusal is not None:
+                return refusal
+        return gate.params, gate.hooks_ran
+
+    def _stage_boundary(self, gate: _Gate) -> CallOutcome | None:
+        if gate.tool in self.spec.permission_deny:
+            return self._refused(gate.tool, gate.call_id, gate.journal, "boundary", "REG-6",
+                                 f"Tool {gate.tool!r} is blocked by the host permission boundary.")
+        return None
+
+    def _stage_plan(self, gate: _Gate) -> CallOutcome | None:
+        reg = gate.reg
         if self.restrictions.plan_turn and (reg.external or not self._plan_admits(reg)):
             rule = "PLAN-3" if reg.external else "PLAN-2"
-            return self._refused(tool, call_id, journal, "plan", rule,
-                                 f"Plan mode runs only read-only tools; {tool!r} is not in the read-only set.")
+            return self._refused(gate.tool, gate.call_id, gate.journal, "plan", rule,
+                                 f"Plan mode runs only read-only tools; {gate.tool!r} is not in the read-only set.")
+        return None
+
+    def _stage_grant(self, gate: _Gate) -> CallOutcome | None:
+        reg, tool = gate.reg, gate.tool
+        # GRANT-1: the live policy, read now, so a change applies to the very next call.
         live = self.host.policies.evaluate(self.account)
         if reg.plugin != CORE_PLUGIN and not live.grants_plugin(reg.plugin):
-            return self._refused(tool, call_id, journal, "grant", "GRANT-1",
+            return self._refused(tool, gate.call_id, gate.journal, "grant", "GRANT-1",
                                  f"This account has no grant for plugin {reg.plugin!r}, so {tool!r} cannot run.")
         if tool in live.deny:
-            return self._refused(tool, call_id, journal, "grant", "GRANT-1",
+            return self._refused(tool, gate.call_id, gate.journal, "grant", "GRANT-1",
                                  f"Tool {tool!r} is on this account's deny-list.")
-        hooks_ran: list[str] = []
+        return None
+
+    def _stage_hook(self, gate: _Gate) -> CallOutcome | None:
         for hook in self.spec.hooks:
-            if hook.matches(tool):
-                hooks_ran.append(hook.tool)
+            if hook.matches(gate.tool):
+                gate.hooks_ran.append(hook.tool)
                 if hook.decision == "deny":
-                    return self._refused(tool, call_id, journal, "hook", "REG-6",
-                                         hook.message or f"A hook refused the call to {tool!r}.", hooks_ran)
+                    return self._refused(gate.tool, gate.call_id, gate.journal, "hook", "REG-6",
+                                         hook.message or f"A hook refused the call to {gate.tool!r}.", gate.hooks_ran)
+        return None
+
+    def _stage_validation(self, gate: _Gate) -> CallOutcome | None:
+        reg, tool, args = gate.reg, gate.tool, gate.args
+        if not isinstance(args, Mapping):
+            return self._refused(tool, gate.call_id, gate.journal, "validation", "REG-6",
+                                 f"Arguments for {tool!r} must be an object, got {type(args).__name__}.", gate.hooks_ran)
         if reg.external:
-            return copy.deepcopy(dict(args)), hooks_ran  # CAP-4: the owner validates, as sent
+            gate.params = copy.deepcopy(dict(args))  # CAP-4: the owner validates, as sent
+            return None
         advertised = advertised_definition(reg)["parameters"]
         errors = sorted(jsonschema.Draft202012Validator(advertised).iter_errors(dict(args)), key=str)
         if errors:
             props = ", ".join(sorted((reg.tool.parameters.get("properties") or {}).keys())) or "(none)"
             detail = "; ".join(e.message for e in errors[:3])
-            return self._refused(tool, call_id, journal, "validation", "REG-6",
-                                 f"Invalid arguments for {tool!r}: {detail}. Its parameters are: {props}.", hooks_ran)
+            return self._refused(tool, gate.call_id, gate.journal, "validation", "REG-6",
+                                 f"Invalid arguments for {tool!r}: {detail}. Its parameters are: {props}.",
+                                 gate.hooks_ran)
+        # A deep copy, so nothing the handler does to its params reaches the journal (NAME-7).
         params = copy.deepcopy(dict(args))
         if tool not in REASON_EXCLUDED and "reason" not in (reg.tool.parameters.get("properties") or {}):
             params.pop("reason", None)  # REASON-4: the host consumes reason
-        return params, hooks_ran
+        gate.params = params
+        return None
 
     def _plan_admits(self, reg: Registration) -> bool:
         return reg.name in CORE_READ_ONLY or reg.name in PLAN_DEFAULTS or reg.plan_admitted
@@ -350,7 +397,11 @@ class Session:
             error: BaseException | None = None
         except CallTimeout as exc:
             result, error = None, exc
-        except Exception as exc:  # noqa: BLE001 - ERR-1: every throw becomes an is_error result
+        except KeyboardInterrupt:
+            raise
+        except BaseException as exc:  # noqa: BLE001 - ERR-1: every throw becomes an is_error result
+            # BaseException too: a handler's asyncio.CancelledError or SystemExit is still the
+            # plugin's failure, never a reason for the host to stop.
             result, error = None, exc
         finally:
             current_call.reset(token)
@@ -371,16 +422,63 @@ class Session:
 
     # -- the queued host mutations (ACCESS-6) --------------------------------------------------------
     def queue_call(self, tool: str, args: Any) -> str:
-        """Queue a Write/Edit; its anchored path is rechecked when it runs, not now."""
+        """Queue a host Write/Edit. The pipeline stages run now; access and the anchored path are
+        rechecked inside the mutation queue when the entry runs (ACCESS-6)."""
         if tool not in ("Write", "Edit"):
             raise SessionSpecError(f"only Write and Edit can be queued, not {tool!r}", rule="ACCESS-6")
-        ticket = f"{self.id}-q{len(self._queue) + 1}"
-        self._queue.append((tool, copy.deepcopy(args), ticket))
-        return ticket
+        call_id = f"{self.id}-q{next(self._call_ids)}"
+        journal = {"callId": call_id, "tool": tool, "arguments": copy.deepcopy(args)}
+        self.journal.append(journal)
+        reg = self._lookup(tool)
+        gated = self._gate(reg, tool, call_id, args, journal)
+        if isinstance(gated, CallOutcome):
+            self._queue.append((call_id, gated))
+            return call_id
+        params, hooks_ran = gated
+        tools = self.file_tools()
+        if tool == "Write":
+            ticket = tools.enqueue_write(self.sandbox_access, params["file_path"], params["content"], self.read_state_key())
+        else:
+            ticket = tools.enqueue_edit(
+                self.sandbox_access, params["file_path"], params["old_string"], params["new_string"], self.read_state_key()
+            )
+        self._queue.append((call_id, (ticket, journal, hooks_ran)))
+        return call_id
 
     def run_queued(self) -> list[CallOutcome]:
+        """Run the mutation queue, then report this session's queued calls in order."""
+        from .workspace import as_tool_result
+
+        self.file_tools().queue.drain()
         queued, self._queue = self._queue, []
-        return [self.call(tool, args, call_id=ticket) for tool, args, ticket in queued]
+        outcomes: list[CallOutcome] = []
+        for call_id, entry in queued:
+            if isinstance(entry, CallOutcome):
+                outcomes.append(entry)
+                continue
+            ticket, journal, hooks_ran = entry
+            if ticket.error is not None:
+                outcomes.append(CallOutcome(tool=journal["tool"], call_id=call_id,
+                                            content=_text(f"{type(ticket.error).__name__}: {ticket.error}"),
+                                            is_error=True, shown=True, handler_ran=True, journal=journal,
+                                            hooks_ran=hooks_ran))
+                continue
+            result = as_tool_result(ticket.result or {"ok": False, "text": "the queued entry did not run"})
+            refusal = None
+            if not result["details"].get("ok"):
+                rule = result["details"].get("rule") or "ACCESS-6"
+                refusal = {"stage": "queue", "rule": rule, "message": result["content"][0]["text"]}
+            outcomes.append(CallOutcome(tool=journal["tool"], call_id=call_id, content=result["content"],
+                                        is_error=False, shown=False, handler_ran=True, journal=journal,
+                                        details=result["details"], refusal=refusal, hooks_ran=hooks_ran))
+        return outcomes
+
+    def file_tools(self) -> Any:
+        return self.host.file_tools_for(self.sandbox_root())
+
+    def read_state_key(self) -> str:
+        # A child reads and writes under its own key: a parent's reads do not license its writes.
+        return self.id
 
     # -- delegation (DELEG-1..3, PLANFILE-5) ----------------------------------------------------------
     def delegate(self, *, read_only: bool = True, requested: Mapping[str, Any] | None = None) -> Session:

@@ -88,21 +88,21 @@ def _from_manifest(manifest_path: Path) -> tuple[Path, str, dict[str, Any]]:
         entry = _default_entry(folder)
         if entry is None:
             raise PluginLoadError(
-                f"plugin manifest {manifest_path} has no \"entry\" and {folder} holds none of "
-                f"{', '.join(DEFAULT_ENTRIES)}; add \"entry\": \"relative/path\" to the manifest",
+                f'plugin manifest {manifest_path} has no "entry" and {folder} holds none of '
+                f'{", ".join(DEFAULT_ENTRIES)}; add "entry": "relative/path" to the manifest',
                 subject=str(manifest_path),
             )
         return entry, name, data
     if not isinstance(entry_text, str) or not entry_text:
         raise PluginLoadError(
-            f"plugin manifest {manifest_path}: \"entry\" must be a relative path string, got {entry_text!r}",
+            f'plugin manifest {manifest_path}: "entry" must be a relative path string, got {entry_text!r}',
             subject=str(manifest_path),
         )
     entry = (folder / entry_text).resolve()
     if not entry.is_file():
         raise PluginLoadError(
             f"plugin manifest {manifest_path} names entry {entry_text!r}, but {entry} does not exist; fix "
-            "\"entry\" (it is relative to the manifest's folder) or add the file",
+            '"entry" (it is relative to the manifest\'s folder) or add the file',
             subject=str(manifest_path),
         )
     return entry, name, data
@@ -111,8 +111,9 @@ def _from_manifest(manifest_path: Path) -> tuple[Path, str, dict[str, Any]]:
 def load_plugin(path: str | os.PathLike[str], *, timeout: float = 5.0) -> LoadedPlugin:
     """Load a plugin from a folder (with ``plugin.json`` or a default entry), a manifest or an entry file.
 
-    Python entries are imported now; JS/TS entries start their node process on ``register``.
-    ``timeout`` bounds each request to a JS plugin's process.
+    The name is the manifest's ``name``, else the folder's name, else the entry's stem (the folder's
+    name for an ``index.*`` entry). Python entries are imported now; JS/TS entries start their node
+    process on ``register``. ``timeout`` bounds each request to a JS plugin's process.
     """
     given = Path(path)
     target = given.resolve()
@@ -131,7 +132,7 @@ def load_plugin(path: str | os.PathLike[str], *, timeout: float = 5.0) -> Loaded
             if found is None:
                 raise PluginLoadError(
                     f"plugin folder {target} has no {MANIFEST_NAME}, no package.json 'main' and none of "
-                    f"{', '.join(DEFAULT_ENTRIES)}; add a {MANIFEST_NAME} with \"name\" and \"entry\"",
+                    f'{", ".join(DEFAULT_ENTRIES)}; add a {MANIFEST_NAME} with "name" and "entry"',
                     subject=str(target),
                 )
             entry, name = found, target.name
@@ -147,7 +148,8 @@ def load_plugin(path: str | os.PathLike[str], *, timeout: float = 5.0) -> Loaded
         else:
             entry, name, manifest = _from_manifest(target)
     else:
-        entry, name = target, target.stem
+        # "index" says nothing about the plugin; its folder does.
+        entry, name = target, (target.parent.name if target.stem == "index" else target.stem)
     suffix = entry.suffix
     if suffix in PY_SUFFIXES:
         return LoadedPlugin(name=name, kind="python", entry=entry, manifest=manifest, plugin=load_python_plugin(entry))

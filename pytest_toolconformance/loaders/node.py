@@ -194,7 +194,7 @@ def _terminate(popen: subprocess.Popen[bytes], ctx_w: int | None, grace: float) 
 class _NodeProcess:
     """One running bridge: the Popen, its reader threads and its output tail."""
 
-    def __init__(self, node: str, cwd: str | None) -> None:
+    def __init__(self, node: str, cwd: str | None, host_call_pipe: bool) -> None:
         nonce = secrets.token_hex(8)
         mark = f"\x1etcb:{nonce}@"
         self.mark = mark.encode("ascii")
@@ -202,7 +202,7 @@ class _NodeProcess:
         ctx_r: int | None = None
         self.ctx_w: int | None = None
         pass_fds: tuple[int, ...] = ()
-        if _POSIX:
+        if host_call_pipe:
             ctx_r, self.ctx_w = os.pipe()
             env["TOOLCONF_CTX_FD"] = str(ctx_r)
             pass_fds = (ctx_r,)
@@ -289,6 +289,10 @@ def _jsonable(value: Any) -> Any:
         return list(value)
     if isinstance(value, os.PathLike):
         return os.fspath(value)
+    as_dict = getattr(value, "as_dict", None)
+    if callable(as_dict):
+        # Host value objects (identity, access descriptors) know their JS-facing shape.
+        return as_dict()
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return dataclasses.asdict(value)
     if isinstance(value, Mapping):
@@ -333,24 +337,36 @@ class NodePlugin:
         timeout: float = 5.0,
         node: str | None = None,
         cwd: str | os.PathLike[str] | None = None,
+        sync_host_calls: bool = True,
     ) -> None:
+        """``entry``: the plugin's JS/TS entry file. ``timeout``: seconds per request (register, call).
+
+        ``node``: the node binary (default ``$TOOLCONFORMANCE_NODE`` or ``node`` on PATH).
+        ``cwd``: where node starts and where calls without a cwd run (default: ours).
+        ``sync_host_calls=False`` (always the case off POSIX) answers ``current*()`` during register
+        from the mirror and hands registrations to the ctx after the fact instead of at once.
+        """
         self.entry = Path(entry).resolve()
         self.name = name or (self.entry.parent.name if self.entry.stem == "index" else self.entry.stem)
+        self.__name__ = self.name  # what a host names a plugin object by, as for a module
         self.timeout = float(timeout)
         self.node = node
         self.cwd = os.fspath(cwd) if cwd is not None else None
         self.kind = "ts" if self.entry.suffix in TS_SUFFIXES else "esm"
+        self.sync_host_calls = sync_host_calls and _POSIX
         self.last_network_attempts: list[str] = []
         self.last_ctx_reads: list[str] = []
         self.form: str | None = None
         self.tools: list[tuple[int, str | None]] = []
         self._lock = threading.RLock()
         self._proc: _NodeProcess | None = None
+        self._last_proc: _NodeProcess | None = None  # kept for stderr_tail() after a stop
         self._loaded = False  # the running process has the plugin loaded
         self._ever_loaded = False  # a load succeeded once, so a restart replays it
         self._mirror: dict[str, Any] = {"access": None, "identity": None, "accountUserId": None}
         self._ids = itertools.count(1)
         self._stash: dict[str, BaseException] = {}
+        self._registering = False
 
     def __repr__(self) -> str:
         return f"NodePlugin({str(self.entry)!r}, name={self.name!r})"
@@ -369,22 +385,27 @@ class NodePlugin:
             self._stop(grace=0.5)
             self._spawn()
             handler = _FirstLoad(self, ctx)
-            answer = self._request(
-                {
-                    "op": "load",
-                    "entry": str(self.entry),
-                    "kind": self.kind,
-                    "replay": False,
-                    "mirror": self._mirror,
-                },
-                what="register()",
-                on_message=handler.on_message,
-            )
+            self._registering = True
+            try:
+                answer = self._request(
+                    {
+                        "op": "load",
+                        "entry": str(self.entry),
+                        "kind": self.kind,
+                        "replay": False,
+                        "mirror": self._mirror,
+                    },
+                    what="register()",
+                    on_message=handler.on_message,
+                )
+            finally:
+                self._registering = False
+                stash, self._stash = self._stash, {}
             if not answer.get("ok"):
                 proc = self._proc
                 self._stop(grace=0)
                 tail = proc.tail.text() if proc is not None else None
-                raise self._load_failure(answer.get("error") or {}, tail)
+                raise self._load_failure(answer.get("error") or {}, tail, stash)
             self._loaded = self._ever_loaded = True
             self.form = answer.get("form")
             self.tools = [(t["handle"], t["name"]) for t in answer.get("tools", [])]
@@ -449,6 +470,11 @@ class NodePlugin:
             answer = self._request({"op": "ping"}, what="ping")
         return {"pid": answer.get("pid"), "node": answer.get("node")}
 
+    def stderr_tail(self) -> str:
+        """The last ~4 KB the current (or last stopped) node process wrote to stderr, plus stray stdout."""
+        proc = self._proc or self._last_proc
+        return proc.tail.text() if proc is not None else ""
+
     def close(self) -> None:
         """End the node process (a later call starts it again)."""
         with self._lock:
@@ -475,7 +501,7 @@ class NodePlugin:
     def _spawn(self) -> None:
         node = self._node_binary()
         try:
-            proc = _NodeProcess(node, self.cwd)
+            proc = _NodeProcess(node, self.cwd, self.sync_host_calls)
         except OSError as exc:
             raise PluginLoadError(
                 f"JS plugin {self.entry}: could not start {node!r} ({exc}); check the Node.js install",
@@ -498,6 +524,7 @@ class NodePlugin:
                 proc.popen.wait()
                 proc.drain()
                 self._proc = None
+                self._last_proc = proc
                 raise PluginExitError(
                     f"JS plugin {self.entry}: the node bridge exited at start-up with code "
                     f"{proc.popen.returncode}; check that {node!r} is Node.js 20.6 or newer. "
@@ -513,12 +540,17 @@ class NodePlugin:
         proc, self._proc = self._proc, None
         self._loaded = False
         if proc is not None:
+            self._last_proc = proc
             proc.stop(grace)
 
     def _ensure_loaded(self, tool: str) -> None:
         """Make sure a live process has the plugin loaded, replaying the load after a restart."""
         if self._proc is not None and self._proc.alive() and self._loaded:
             return
+        if self._registering:
+            # The only thread that can get here holds the lock inside register(): node is blocked
+            # waiting for that very register to finish, so a call now could only deadlock.
+            raise PluginToolError(tool, "Error", f"tool {tool!r} was called while its plugin was still registering")
         if self._proc is None or not self._proc.alive():
             self._stop(grace=0)
             self._spawn()
@@ -605,16 +637,39 @@ class NodePlugin:
             proc.send(data)
         except (OSError, ValueError):
             pass  # the process is gone; its EOF is already queued or about to be
+        try:
+            return self._await_answer(proc, message, request_id, what, on_message)
+        except (PluginTimeoutError, PluginExitError):
+            raise
+        except BaseException:
+            # A handler failed mid-request (or Ctrl-C): node may still be working on it or
+            # blocked on a host-call reply, so the only safe state is a fresh process.
+            if self._proc is proc:
+                self._stop(grace=0)
+            raise
+
+    def _await_answer(
+        self,
+        proc: _NodeProcess,
+        message: dict[str, Any],
+        request_id: int,
+        what: str,
+        on_message: Callable[[dict[str, Any]], None] | None,
+    ) -> dict[str, Any]:
         deadline = time.monotonic() + self.timeout
         while True:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 self._stop(grace=0)
+                then = (
+                    "register the plugin again"
+                    if message["op"] == "load" and not message.get("replay")
+                    else "the next call restarts it"
+                )
                 raise PluginTimeoutError(
                     f"JS plugin {self.name!r} ({self.entry}): {what} did not finish within "
-                    f"{self.timeout:g} s; the kit killed its node process and restarts it on the next call. "
-                    "Look for a promise that never settles or a busy loop"
-                    + self._tail_note(proc),
+                    f"{self.timeout:g} s, so the kit killed its node process ({then}). "
+                    "Look for a promise that never settles or a busy loop" + self._tail_note(proc),
                     subject=str(self.entry),
                 )
             try:
@@ -644,10 +699,10 @@ class NodePlugin:
         code = proc.popen.returncode
         how = f"was killed by signal {-code}" if code is not None and code < 0 else f"exited with code {code}"
         tail = proc.tail.text()
+        then = "register the plugin again" if what == "register()" else "the next call restarts it"
         return PluginExitError(
             f"JS plugin {self.name!r} ({self.entry}): node {how} during {what} "
-            "(did the plugin call process.exit() or crash?); the next call restarts it"
-            + self._tail_note(proc),
+            f"(did the plugin call process.exit() or crash?); {then}" + self._tail_note(proc),
             exit_code=code,
             stderr_tail=tail,
             subject=str(self.entry),
@@ -660,12 +715,13 @@ class NodePlugin:
         tail = _short_tail(proc.tail.text())
         return f". Node stderr:\n    {tail}" if tail else ""
 
-    def _load_failure(self, error: Mapping[str, Any], tail: str | None) -> BaseException:
+    def _load_failure(
+        self, error: Mapping[str, Any], tail: str | None, stash: Mapping[str, BaseException] | None = None
+    ) -> BaseException:
         token = error.get("token")
-        if token and token in self._stash:
+        if token and stash and token in stash:
             # The plugin let a host refusal escape register(): surface the host's own exception.
-            return self._stash.pop(token)
-        self._stash.clear()
+            return stash[token]
         phase = error.get("phase")
         name = error.get("name") or "Error"
         message = error.get("message") or ""
@@ -697,22 +753,41 @@ class NodePlugin:
                 "or fix the import specifier"
             )
         elif name == "SyntaxError":
-            location = stack.splitlines()[0] if stack.startswith(("file:", "/")) else ""
+            location = self._syntax_location()
             text = (
                 f"Could not load {where}: {js}{f' at {location}' if location else ''}. Fix the syntax "
                 "error in the entry file or in a module it imports"
             )
         else:
             text = (
-                f"Could not load {where}: importing it threw {js}. Fix the module's top-level code"
-                f"{_stack_note(stack)}"
+                f"Could not load {where}: importing it threw {js}. Fix the module's top-level code{_stack_note(stack)}"
             )
         if tail:
             text += f". Node stderr:\n    {_short_tail(tail)}"
         return PluginLoadError(text, subject=str(self.entry))
 
-    def _tool_from_note(self, ctx: Any, note: Mapping[str, Any]) -> None:
-        """Turn one reported registerTool(tool, options) into ctx.register_tool(...)."""
+    def _syntax_location(self) -> str:
+        """Where a syntax error in the entry is, as ``node --check`` reports it ('' if elsewhere)."""
+        # ESM import errors carry no file or line; --check on the entry recovers them cheaply.
+        if self.kind == "ts":
+            return ""
+        try:
+            done = subprocess.run(
+                [self._node_binary(), "--check", str(self.entry)],
+                capture_output=True,
+                text=True,
+                timeout=max(self.timeout, 5.0),
+            )
+        except (OSError, subprocess.TimeoutExpired, PluginLoadError):
+            return ""
+        lines = [line for line in done.stderr.splitlines() if line.strip()]
+        if done.returncode == 0 or len(lines) < 3 or not lines[0].startswith(str(self.entry)):
+            return ""
+        # "<file>:<line>", the offending source line and the caret under it.
+        return f"{lines[0]}: {lines[1].strip()!r}"
+
+    def _tool_from_note(self, ctx: Any, note: Mapping[str, Any]) -> Any:
+        """Turn one reported registerTool(tool, options) into ctx.register_tool(...); returns its result."""
         name = note.get("name")
         if note.get("toolType") != "object":
             raise RegistrationError(
@@ -743,11 +818,18 @@ class NodePlugin:
                     kwargs[_OPTION_NAMES[key]] = value
                 else:
                     _log(ctx, "warning", f"tool {name!r}: unknown registerTool option {key!r} ignored")
-        ctx.register_tool(tool, **kwargs)
+        # Only the options the plugin gave are passed: the host tells "omitted" from an explicit null.
+        return ctx.register_tool(tool, **kwargs)
 
 
 def _stack_note(stack: str, frames: int = 3) -> str:
-    lines = [line.strip() for line in stack.splitlines() if line.strip().startswith("at ")][:frames]
+    # The plugin's own frames are the useful ones; the bridge and node internals are noise.
+    kit = (str(BRIDGE.parent), BRIDGE.parent.as_uri())
+    lines = [
+        line.strip()
+        for line in stack.splitlines()
+        if line.strip().startswith("at ") and not any(k in line for k in kit) and "node:internal" not in line
+    ][:frames]
     return f" ({'; '.join(lines)})" if lines else ""
 
 
@@ -797,8 +879,9 @@ class _FirstLoad:
         method = str(item.get("method"))
         try:
             if method == "registerTool":
-                self.plugin._tool_from_note(self.ctx, item.get("args") or {})
-                value = None
+                value = self.plugin._tool_from_note(self.ctx, item.get("args") or {})
+                if not isinstance(value, (bool, int, float, str, type(None))):
+                    value = None
             elif method in _READ_METHODS:
                 value = getattr(self.ctx, _READ_METHODS[method])()
                 json.dumps(value, default=_jsonable)  # fail here, not in the reply writer

@@ -240,7 +240,10 @@ CjsModule._resolveFilename = function resolveFilename(request, ...rest) {
 };
 
 let hooksError = null;
-if (typeof nodeModule.register === "function") {
+if (typeof nodeModule.registerHooks === "function") {
+  const { resolveSync } = await import(pathToFileURL(path.join(HERE, "hooks.mjs")).href);
+  nodeModule.registerHooks({ resolve: resolveSync });
+} else if (typeof nodeModule.register === "function") {
   nodeModule.register(pathToFileURL(path.join(HERE, "hooks.mjs")).href);
 } else {
   hooksError = `Node.js ${process.version} has no module.register(); the kit needs Node.js 20.6 or newer`;
@@ -250,6 +253,9 @@ if (typeof nodeModule.register === "function") {
 // The plugin context.
 
 const mirror = { access: null, identity: null, accountUserId: null };
+// Rejects the register or call in flight when plugin code throws outside its own promise
+// (a timer, an event handler), which would otherwise only surface as a timeout.
+let strayError = null;
 let currentId = null; // id of the request in progress
 let loading = null; // {sync: bool, replay: bool} while register() of a load runs
 const tools = []; // handle -> tool object
@@ -458,11 +464,18 @@ async function doLoad(request) {
   }
   loading = { sync: !request.replay, replay: Boolean(request.replay) };
   try {
-    await picked.fn.call(picked.self, picked.form === "pi-extension" ? piApi : ctxApi);
+    const stray = new Promise((_, reject) => {
+      strayError = reject;
+    });
+    await Promise.race([
+      Promise.resolve().then(() => picked.fn.call(picked.self, picked.form === "pi-extension" ? piApi : ctxApi)),
+      stray,
+    ]);
   } catch (error) {
     return { ok: false, error: describeError(error, "register") };
   } finally {
     loading = null;
+    strayError = null;
   }
   return {
     ok: true,
@@ -473,8 +486,6 @@ async function doLoad(request) {
 
 // ---------------------------------------------------------------------------------------------
 // Calls.
-
-let strayError = null; // rejects the call in flight when plugin code fails outside its promise
 
 function resultJson(result, toolName) {
   const replacer = function replacer(key, value) {

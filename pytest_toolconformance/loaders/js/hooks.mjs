@@ -8,7 +8,18 @@ const SHIMS = new Map([
   ["elowen-plugin-shared/transport.mjs", new URL("./plugin-shared-transport.mjs", import.meta.url).href],
 ]);
 
+// Asynchronous form, for module.register() (off-thread hooks, Node 20.6+).
 export async function resolve(specifier, context, nextResolve) {
+  const url = SHIMS.get(specifier);
+  if (url !== undefined) {
+    return { url, format: "module", shortCircuit: true };
+  }
+  return nextResolve(specifier, context);
+}
+
+// Synchronous form, for module.registerHooks() (in-thread hooks, Node 22.15+ / 23.5+), which
+// avoids the per-import thread hop that makes off-thread hooks slow on large dependency trees.
+export function resolveSync(specifier, context, nextResolve) {
   const url = SHIMS.get(specifier);
   if (url !== undefined) {
     return { url, format: "module", shortCircuit: true };

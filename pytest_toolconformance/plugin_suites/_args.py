@@ -1,0 +1,360 @@
+"""Arguments for a tool's flat schema: valid ones, breaking ones, and what makes a call break.
+
+The public :mod:`pytest_toolconformance.strategies` is used for the flat subset it covers; these
+private strategies cover the rest (``Type.Any``, nested objects, a schema with nothing required).
+Every case goes through :func:`classify`, so the suites never depend on how a strategy labels it.
+
+Path-like string parameters get short relative names only: a plugin's Write tool, handed a
+generated ``/etc/x`` or ``../../x``, would otherwise write outside the temporary working directory
+the kit gives every call.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import jsonschema
+from hypothesis import strategies as st
+
+try:  # the public module; these private strategies cover what it does not
+    from pytest_toolconformance import strategies as _public
+except ImportError:  # pragma: no cover - an older kit without it
+    _public = None  # type: ignore[assignment]
+
+JSON_TYPES = ("string", "number", "integer", "boolean", "array", "object", "null")
+SAFE_NAMES = ("notes.txt", "README.md", "src", "src/main.py", "missing.txt", "out.txt", "image.png")
+_PATHISH = re.compile(r"(^|_)(path|dir|directory|folder|cwd|file|filename)$|^(file|path|cwd|dir)", re.IGNORECASE)
+_UNKNOWN_NAMES = ("filePath", "file", "filename", "target_file", "unknown_option", "extra", "legacyTarget", "dir")
+_JS_SAFE = 2**53 - 1
+
+
+def properties(schema: Mapping[str, Any]) -> dict[str, Any]:
+    props = schema.get("properties")
+    return dict(props) if isinstance(props, Mapping) else {}
+
+
+def required(schema: Mapping[str, Any]) -> list[str]:
+    req = schema.get("required")
+    props = properties(schema)
+    return [r for r in req if isinstance(r, str) and r in props] if isinstance(req, list) else []
+
+
+def is_pathish(name: str) -> bool:
+    return bool(_PATHISH.search(name))
+
+
+def _validator(schema: Mapping[str, Any]) -> Any:
+    cls = jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator)
+    return cls(schema)
+
+
+def valid(schema: Mapping[str, Any], value: Any) -> bool:
+    """Whether ``value`` satisfies ``schema`` (False when the schema itself cannot be used)."""
+    try:
+        return _validator(schema).is_valid(value)
+    except Exception:  # noqa: BLE001 - an unusable schema validates nothing
+        return False
+
+
+# -- valid values ---------------------------------------------------------------------------------
+
+_SAFE_PATH = st.sampled_from(SAFE_NAMES) | st.from_regex(r"[a-z][a-z0-9_]{0,8}(\.[a-z]{1,3})?", fullmatch=True)
+
+
+def json_values(depth: int = 2) -> st.SearchStrategy[Any]:
+    scalars = (
+        st.none()
+        | st.booleans()
+        | st.integers(-1000, 1000)
+        | st.floats(-1e6, 1e6, allow_nan=False, allow_infinity=False)
+        | st.text(max_size=12)
+    )
+    if depth <= 0:
+        return scalars
+    inner = json_values(depth - 1)
+    return scalars | st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3)
+
+
+def _number_bounds(schema: Mapping[str, Any]) -> tuple[float | None, float | None]:
+    low = schema.get("minimum")
+    high = schema.get("maximum")
+    if isinstance(schema.get("exclusiveMinimum"), (int, float)) and not isinstance(schema.get("exclusiveMinimum"), bool):
+        low = schema["exclusiveMinimum"] + 1
+    if isinstance(schema.get("exclusiveMaximum"), (int, float)) and not isinstance(schema.get("exclusiveMaximum"), bool):
+        high = schema["exclusiveMaximum"] - 1
+    return (low if isinstance(low, (int, float)) else None, high if isinstance(high, (int, float)) else None)
+
+
+def value_for(schema: Any, *, name: str = "", depth: int = 0) -> st.SearchStrategy[Any]:
+    """Values that satisfy one property schema (best effort; callers filter with :func:`valid`)."""
+    if not isinstance(schema, Mapping) or depth > 4:
+        return json_values(1)
+    if "const" in schema:
+        return st.just(schema["const"])
+    if isinstance(schema.get("enum"), list) and schema["enum"]:
+        return st.sampled_from(schema["enum"])
+    for key in ("anyOf", "oneOf"):
+        if isinstance(schema.get(key), list) and schema[key]:
+            return st.one_of([value_for(s, name=name, depth=depth + 1) for s in schema[key]])
+    kind = schema.get("type")
+    if isinstance(kind, list):
+        return st.one_of([value_for({**schema, "type": k}, name=name, depth=depth + 1) for k in kind if k in JSON_TYPES])
+    if kind == "string":
+        if isinstance(schema.get("pattern"), str):
+            try:
+                return st.from_regex(schema["pattern"])
+            except Exception:  # noqa: BLE001 - a pattern Python cannot read: plain text, filtered later
+                return st.text(max_size=20)
+        if is_pathish(name):
+            return _SAFE_PATH
+        low = schema.get("minLength") if isinstance(schema.get("minLength"), int) else 0
+        high = schema.get("maxLength") if isinstance(schema.get("maxLength"), int) else max(low, 0) + 20
+        return st.text(min_size=low, max_size=max(low, min(high, low + 20)))
+    if kind == "integer":
+        low, high = _number_bounds(schema)
+        return st.integers(int(low) if low is not None else -1000, int(high) if high is not None else 1000)
+    if kind == "number":
+        low, high = _number_bounds(schema)
+        lo, hi = (low if low is not None else -1e6), (high if high is not None else 1e6)
+        return st.integers(int(max(lo, -_JS_SAFE)), int(min(hi, _JS_SAFE))) | st.floats(
+            lo, hi, allow_nan=False, allow_infinity=False
+        )
+    if kind == "boolean":
+        return st.booleans()
+    if kind == "null":
+        return st.none()
+    if kind == "array":
+        low = schema.get("minItems") if isinstance(schema.get("minItems"), int) else 0
+        high = schema.get("maxItems") if isinstance(schema.get("maxItems"), int) else low + 3
+        items = schema.get("items")
+        element = value_for(items, name=name, depth=depth + 1) if isinstance(items, Mapping) else json_values(0)
+        return st.lists(element, min_size=low, max_size=max(low, min(high, low + 3)))
+    if kind == "object":
+        return object_for(schema, depth=depth + 1)
+    return json_values(1)
+
+
+def object_for(schema: Mapping[str, Any], *, depth: int = 0, all_optional: bool = False) -> st.SearchStrategy[dict[str, Any]]:
+    props = properties(schema)
+    req = set(required(schema))
+    fixed = {k: value_for(v, name=k, depth=depth) for k, v in props.items() if k in req or all_optional}
+    optional = {k: value_for(v, name=k, depth=depth) for k, v in props.items() if k not in req and not all_optional}
+    return st.fixed_dictionaries(fixed, optional=optional)
+
+
+def _public_covers(schema: Mapping[str, Any]) -> bool:
+    """Whether the public strategies can fill every property (they check eagerly in arguments_for)."""
+    try:
+        _public.arguments_for(schema)
+    except (ValueError, TypeError, AttributeError):
+        return False
+    return True
+
+
+def arguments_for(schema: Mapping[str, Any]) -> st.SearchStrategy[dict[str, Any]]:
+    """Valid argument objects for a flat object schema (the public strategy where it covers the schema)."""
+    base: st.SearchStrategy[dict[str, Any]] | None = None
+    if _public is not None and _public_covers(schema):
+        # Outside the public flat subset (Type.Any, nested objects...), ours below.
+        base = _public.arguments_for(schema).map(sanitize_paths)
+    if base is None:
+        base = object_for(schema)
+    return base.filter(lambda args: valid(schema, args))
+
+
+def full_arguments_for(schema: Mapping[str, Any]) -> st.SearchStrategy[dict[str, Any]]:
+    """Valid argument objects that carry every declared parameter, optional ones too."""
+    return object_for(schema, all_optional=True).filter(lambda args: valid(schema, args))
+
+
+_PLAIN_RELATIVE = re.compile(r"(?!/)(?!.*\.\.)[\w .-]+(/[\w .-]+)*")
+
+
+def sanitize_paths(args: Any) -> Any:
+    """Replace every value of a path-like parameter that is not a plain relative name with one that is."""
+    if not isinstance(args, dict):
+        return args
+    out = {}
+    for key, value in args.items():
+        if isinstance(value, str) and is_pathish(key) and not _PLAIN_RELATIVE.fullmatch(value):
+            value = "notes.txt"
+        out[key] = value
+    return out
+
+
+def paths_are_safe(args: Any) -> bool:
+    return sanitize_paths(args) == args
+
+
+_EXAMPLE = {"string": "notes.txt", "number": 1, "integer": 1, "boolean": True, "array": [], "object": {}, "null": None}
+
+
+def simplest_value(schema: Any, name: str = "") -> Any:
+    """One small valid value for a property schema, or a guess when none is obvious."""
+    if not isinstance(schema, Mapping):
+        return "x"
+    if "const" in schema:
+        return schema["const"]
+    if isinstance(schema.get("enum"), list) and schema["enum"]:
+        return schema["enum"][0]
+    if "default" in schema and valid(schema, schema["default"]):
+        return schema["default"]
+    for key in ("anyOf", "oneOf"):
+        if isinstance(schema.get(key), list) and schema[key]:
+            return simplest_value(schema[key][0], name)
+    kind = schema.get("type")
+    if isinstance(kind, list):
+        kind = next((k for k in kind if k != "null"), kind[0] if kind else None)
+    if kind == "string":
+        candidate = "notes.txt" if is_pathish(name) else "hello"
+        low = schema.get("minLength") if isinstance(schema.get("minLength"), int) else 0
+        if len(candidate) < low:
+            candidate = candidate + "x" * (low - len(candidate))
+        return candidate
+    if kind in ("number", "integer"):
+        low, high = _number_bounds(schema)
+        value = 1 if low is None or low <= 1 else low
+        if high is not None and value > high:
+            value = high
+        return int(value) if kind == "integer" else value
+    if kind == "array":
+        low = schema.get("minItems") if isinstance(schema.get("minItems"), int) else 0
+        return [simplest_value(schema.get("items"), name) for _ in range(low)]
+    if kind == "object":
+        return simplest_arguments(schema)
+    return _EXAMPLE.get(kind, "x") if isinstance(kind, str) else "x"
+
+
+def simplest_arguments(schema: Mapping[str, Any], *, full: bool = False) -> dict[str, Any]:
+    """The smallest obvious valid call: required parameters only (every parameter with ``full``)."""
+    req = set(required(schema))
+    return {k: simplest_value(v, k) for k, v in properties(schema).items() if full or k in req}
+
+
+# -- breaking calls -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Breaking:
+    """A call whose arguments break the schema, and how: the parameters a refusal should name."""
+
+    kind: str  # "unknown-only", "wrong-type", "missing", "unknown-beside" or "mixed"
+    arguments: dict[str, Any]
+    unknown: tuple[str, ...] = ()
+    missing: tuple[str, ...] = ()
+    wrong: tuple[str, ...] = ()
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def offending(self) -> tuple[str, ...]:
+        return self.unknown + self.missing + self.wrong
+
+
+def classify(schema: Mapping[str, Any], args: Any) -> Breaking | None:
+    """How ``args`` breaks ``schema`` (None when it does not)."""
+    if not isinstance(args, Mapping):
+        return None
+    props = properties(schema)
+    unknown = tuple(k for k in args if k not in props)
+    missing = tuple(k for k in required(schema) if k not in args)
+    wrong = tuple(k for k, v in args.items() if k in props and not valid(props[k], v))
+    if not (unknown or missing or wrong):
+        return None
+    if unknown and not any(k in props for k in args):
+        kind = "unknown-only"
+    elif unknown and not (missing or wrong):
+        kind = "unknown-beside"
+    elif wrong and not (unknown or missing):
+        kind = "wrong-type"
+    elif missing and not (unknown or wrong):
+        kind = "missing"
+    else:
+        kind = "mixed"
+    return Breaking(kind, dict(args), unknown, missing, wrong)
+
+
+def accepts_anything(schema: Any) -> bool:
+    """Whether a property schema takes a value of every JSON type (Type.Any, Type.Unknown)."""
+    return all(valid(schema, v) for v in (None, True, 1, 1.5, "x", [], {}))
+
+
+def _other_type_value(schema: Any) -> st.SearchStrategy[Any]:
+    """Values of a JSON type the property does not accept."""
+    return json_values(1).filter(lambda v: not valid(schema, v))
+
+
+def unknown_names(schema: Mapping[str, Any]) -> st.SearchStrategy[str]:
+    props = properties(schema)
+    # "reason" is the host's own status field (REASON-4): never unknown to an internal tool.
+    taken = set(props) | {"reason"}
+    names = st.sampled_from(_UNKNOWN_NAMES) | st.from_regex(r"[a-z][a-zA-Z0-9_]{0,10}", fullmatch=True)
+    return names.filter(lambda n: n not in taken)
+
+
+def unknown_only_for(schema: Mapping[str, Any]) -> st.SearchStrategy[dict[str, Any]]:
+    return st.dictionaries(unknown_names(schema), json_values(1), min_size=1, max_size=2)
+
+
+def breaking_arguments_for(schema: Mapping[str, Any]) -> st.SearchStrategy[dict[str, Any]]:
+    """Argument objects that break the schema: unknown-only, one wrong type, or one missing parameter.
+
+    An unknown-only call is always among them, even where the schema allows extra properties: NAME-6
+    and SCHEMA-4 count it as breaking, since it names none of the declared parameters.
+    """
+    options: list[st.SearchStrategy[dict[str, Any]]] = [unknown_only_for(schema)]
+    public: st.SearchStrategy[dict[str, Any]] | None = None
+    if _public is not None and _public_covers(schema):
+        try:
+            public = _public.breaking_arguments_for(schema).map(sanitize_paths)
+        except ValueError:  # nothing it can break: ours below
+            public = None
+    if public is not None:
+        options.append(public)
+    else:
+        options.extend(_own_breaking(schema))
+    return st.one_of(options).filter(lambda a: classify(schema, a) is not None)
+
+
+def _own_breaking(schema: Mapping[str, Any]) -> list[st.SearchStrategy[dict[str, Any]]]:
+    props = {k: v for k, v in properties(schema).items() if not accepts_anything(v)}
+    options: list[st.SearchStrategy[dict[str, Any]]] = []
+    base = arguments_for(schema)
+    if props:
+
+        def wrong(draw_args: tuple[dict[str, Any], str, Any]) -> dict[str, Any]:
+            args, key, value = draw_args
+            return {**args, key: value}
+
+        options.append(
+            st.sampled_from(sorted(props)).flatmap(
+                lambda key: st.tuples(base, st.just(key), _other_type_value(props[key]))
+            ).map(wrong)
+        )
+    req = required(schema)
+    if req:
+        options.append(
+            st.tuples(base, st.sampled_from(req)).map(lambda pair: {k: v for k, v in pair[0].items() if k != pair[1]})
+        )
+    return options
+
+
+def breaking_cases_for(schema: Mapping[str, Any]) -> st.SearchStrategy[Breaking]:
+    return breaking_arguments_for(schema).map(lambda a: classify(schema, a))  # type: ignore[arg-type,return-value]
+
+
+def stale_name(name: str) -> str:
+    """A stale or aliased spelling of a declared parameter name."""
+    if name == "file_path":
+        return "filePath"
+    if name == "path":
+        return "dir"
+    if "_" in name:
+        head, *rest = name.split("_")
+        return head + "".join(part[:1].upper() + part[1:] for part in rest)
+    camel = re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
+    if camel != name:
+        return camel
+    return name + "_old"

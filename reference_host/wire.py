@@ -1,0 +1,184 @@
+"""The reference host over the wire protocol: ``python -m reference_host.wire``.
+
+Reads one JSON request per line on stdin and writes one answer per line on stdout, in order
+(docs/wire-protocol.md). Every request is served by :class:`reference_host.facade.JsonHost`, the
+same object the kit uses in process, so a run over the wire checks exactly the same host.
+
+Plugin code may print: the protocol keeps the original stdout to itself and points file
+descriptor 1 (and ``sys.stdout``) at stderr, so a stray print can never corrupt the stream.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import traceback
+from collections.abc import Callable
+from typing import IO, Any
+
+from .facade import CAPABILITIES, VERSION, JsonHost
+
+PROTOCOL_VERSION = 1
+NAME = "reference-host"
+
+_Handler = Callable[[JsonHost, dict[str, Any]], Any]
+
+
+class BadRequest(Exception):
+    """A request the server cannot act on (answered with kind ``bad-request``)."""
+
+
+def _param(params: dict[str, Any], name: str, kind: type | tuple[type, ...] | None = None) -> Any:
+    if name not in params:
+        raise BadRequest(f"params.{name} is missing")
+    value = params[name]
+    if kind is not None and not isinstance(value, kind):
+        raise BadRequest(f"params.{name} must be {getattr(kind, '__name__', kind)}, got {type(value).__name__}")
+    return value
+
+
+#: method -> how to serve it from the facade.
+HANDLERS: dict[str, _Handler] = {
+    "install_plugin": lambda h, p: h.install_plugin(_param(p, "plugin", dict)),
+    "set_policy": lambda h, p: h.set_policy(_param(p, "account", str), _param(p, "changes", dict)),
+    "open_session": lambda h, p: h.open_session(_param(p, "spec")),
+    "compose": lambda h, p: h.compose(_param(p, "session", str)),
+    "call": lambda h, p: h.call(_param(p, "session", str), _param(p, "tool", str), _param(p, "arguments"),
+                                p.get("callId")),
+    "queue_call": lambda h, p: h.queue_call(_param(p, "session", str), _param(p, "tool", str), _param(p, "arguments")),
+    "run_queued": lambda h, p: h.run_queued(_param(p, "session", str)),
+    "current_access": lambda h, p: h.current_access(_param(p, "session", str)),
+    "current_identity": lambda h, p: h.current_identity(_param(p, "session", str)),
+    "delegate": lambda h, p: h.delegate(_param(p, "session", str), _param(p, "request", dict)),
+    "sandbox": lambda h, p: h.sandbox(_param(p, "session", str), _param(p, "op")),
+}
+
+
+class Server:
+    """One connection: the handshake, then requests until ``stop`` or end of input."""
+
+    def __init__(self, out: IO[bytes], make_host: Callable[[float | None], JsonHost] | None = None) -> None:
+        self.out = out
+        self.make_host = make_host or _default_host
+        self.host: JsonHost | None = None
+
+    def send(self, message: dict[str, Any]) -> None:
+        self.out.write(json.dumps(message, ensure_ascii=False, separators=(",", ":")).encode("utf-8") + b"\n")
+        self.out.flush()
+
+    def error(self, seq: Any, kind: str, message: str) -> None:
+        self.send({"seq": seq, "error": {"kind": kind, "message": message, "rule": None, "subject": None}})
+
+    def handle(self, line: bytes) -> bool:
+        """Serve one request line; False once the kit said ``stop``."""
+        try:
+            request = json.loads(line)
+        except ValueError as exc:
+            self.error(None, "bad-request", f"not JSON: {exc}")
+            return True
+        seq = request.get("seq") if isinstance(request, dict) else None
+        if not isinstance(request, dict) or not isinstance(seq, int) or not isinstance(request.get("method"), str):
+            self.error(seq, "bad-request", 'a request is an object with an integer "seq" and a string "method"')
+            return True
+        method = request["method"]
+        params = request.get("params") or {}
+        if not isinstance(params, dict):
+            self.error(seq, "bad-request", "params must be an object")
+            return True
+        if method == "hello":
+            self.hello(seq, params)
+            return True
+        if method == "stop":
+            self.send({"seq": seq, "result": {}})
+            return False
+        if self.host is None:
+            self.error(seq, "bad-request", f"{method} before hello: the first request is the hello")
+            return True
+        try:
+            if method == "reset":
+                self.host.reset()
+                self.send({"seq": seq, "result": {}})
+                return True
+            handler = HANDLERS.get(method)
+            if handler is None:
+                self.error(seq, "bad-request", f"unknown method {method!r}")
+                return True
+            answer = handler(self.host, params)
+        except BadRequest as exc:
+            self.error(seq, "bad-request", f"{method}: {exc}")
+            return True
+        except Exception as exc:  # noqa: BLE001 - a bug of ours is an answer ("internal"), never a dead host
+            sys.stderr.write(traceback.format_exc())
+            self.error(seq, "internal", f"{method}: {type(exc).__name__}: {exc}")
+            return True
+        if isinstance(answer, dict) and "error" in answer:
+            self.send({"seq": seq, "error": answer["error"]})
+        else:
+            self.send({"seq": seq, "result": {} if answer is None else answer})
+        return True
+
+    def hello(self, seq: int, params: dict[str, Any]) -> None:
+        kit_protocol = params.get("protocol")
+        if not isinstance(kit_protocol, int) or kit_protocol < PROTOCOL_VERSION:
+            self.error(seq, "bad-request", f"this host speaks protocol {PROTOCOL_VERSION}; the kit offered {kit_protocol!r}")
+            return
+        timeout = params.get("timeout")
+        if self.host is not None:
+            self.host.close()
+        self.host = self.make_host(float(timeout) if isinstance(timeout, (int, float)) and timeout > 0 else None)
+        self.send({"seq": seq, "result": {
+            "name": NAME, "version": VERSION, "protocol": PROTOCOL_VERSION, "capabilities": list(CAPABILITIES),
+        }})
+
+    def close(self) -> None:
+        if self.host is not None:
+            self.host.close()
+            self.host = None
+
+
+def plugin_time_bound(kit_timeout: float | None) -> float:
+    """How long plugin code may run in one step: well inside the kit's wait for an answer, so a
+    hanging handler is reported by the host (as the in-process run reports it), not by a kill."""
+    if kit_timeout is None:
+        return 10.0
+    return max(0.05, min(10.0, kit_timeout * 0.4))
+
+
+def _default_host(kit_timeout: float | None) -> JsonHost:
+    return JsonHost(call_timeout=plugin_time_bound(kit_timeout))
+
+
+def serve(stdin: IO[bytes] | None = None, stdout: IO[bytes] | None = None,
+          make_host: Callable[[float | None], JsonHost] | None = None, server_class: type[Server] = Server) -> int:
+    """Serve requests until ``stop`` or end of input; returns the exit status. ``server_class``
+    lets a test host (tests/wire_hosts/) change how some requests are answered."""
+    if stdout is None:
+        # The protocol owns the real stdout; anything else printed to fd 1 lands on stderr.
+        stdout = os.fdopen(os.dup(sys.stdout.fileno()), "wb", buffering=1 << 16)
+        sys.stdout.flush()
+        os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
+        sys.stdout = sys.stderr
+    source = stdin if stdin is not None else sys.stdin.buffer
+    server = server_class(stdout, make_host)
+    try:
+        for line in source:
+            if not line.strip():
+                continue
+            if not server.handle(line):
+                break
+    finally:
+        server.close()
+        stdout.flush()
+    return 0
+
+
+def main() -> None:
+    status = serve()
+    sys.stderr.flush()
+    # Plugin code may have left daemon threads hanging (a "hang" handler); they must not hold the exit.
+    os._exit(status)
+
+
+if __name__ == "__main__":
+    main()

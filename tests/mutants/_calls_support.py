@@ -1,0 +1,53 @@
+"""Plumbing for the call/registration mutants: swap in a broken Session or RegistrationContext.
+
+The reference host builds sessions and registration contexts itself, so a mutant host subclass
+re-classes each new one to a broken subclass. Nothing here patches a module global: mutants run
+in the same process as the reference host's own checks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from pytest_toolconformance.adapters.reference import ReferenceHostAdapter
+from reference_host import Host
+from reference_host.registry import RegistrationContext
+from reference_host.session import Session, SessionSpec
+
+
+def session_mutant(session_class: type[Session], on_open: Callable[[Host, Session], None] | None = None) -> ReferenceHostAdapter:
+    """An adapter over a host whose sessions (opened ones, not delegated children) are ``session_class``."""
+
+    class MutantHost(Host):
+        def open_session(self, spec: Mapping[str, Any] | SessionSpec) -> Session:
+            session = super().open_session(spec)
+            session.__class__ = session_class
+            if on_open is not None:
+                on_open(self, session)
+            return session
+
+    return ReferenceHostAdapter(host_factory=MutantHost)
+
+
+class _Wrapped:
+    """A plugin whose ``register(ctx)`` gets the context re-classed to a broken subclass."""
+
+    def __init__(self, inner: Any, context_class: type[RegistrationContext]) -> None:
+        self.inner = inner
+        self.context_class = context_class
+        self.__name__ = getattr(inner, "__name__", type(inner).__name__)
+
+    def register(self, ctx: RegistrationContext) -> Any:
+        ctx.__class__ = self.context_class
+        return self.inner.register(ctx)
+
+
+def context_mutant(context_class: type[RegistrationContext]) -> ReferenceHostAdapter:
+    """An adapter over a host whose registration contexts are ``context_class``."""
+
+    class MutantHost(Host):
+        def install_plugin(self, plugin: Any, *, manifest: Mapping[str, Any] | None = None, name: str | None = None) -> Any:
+            return super().install_plugin(_Wrapped(plugin, context_class), manifest=manifest, name=name)
+
+    return ReferenceHostAdapter(host_factory=MutantHost)

@@ -1,0 +1,4 @@
+// register() never settles.
+export async function register(_ctx) {
+  await new Promise(() => {});
+}

@@ -1,0 +1,5 @@
+"""A sibling module the plugin imports at top level."""
+
+
+def upper(text: str) -> str:
+    return text.upper()

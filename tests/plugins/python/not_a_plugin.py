@@ -1,0 +1,3 @@
+"""A module without register(ctx): the loader must refuse it."""
+
+VALUE = 42

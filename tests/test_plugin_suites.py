@@ -1,0 +1,348 @@
+"""The plugin suites against the example plugins in tests/plugins/, run as a plugin author would.
+
+Conforming plugins pass; each broken plugin fails on its rule alone (the failing tests' rule
+properties are exactly that rule); advisory findings are shown, never failed; a plugin that hangs,
+throws on load, exits or is no plugin at all is one clear failure within the timeout, and the rest
+of the run goes on.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pytest_toolconformance.plugin_suites import PLUGIN_SUITES_DIR
+
+PLUGINS = Path(__file__).resolve().parent / "plugins"
+JS, PY, TS = PLUGINS / "js", PLUGINS / "python", PLUGINS / "ts"
+TIMEOUT = 1.5
+BASE_ARGS = (
+    "--toolconformance",
+    "-p", "no:cacheprovider",
+    "--toolconformance-max-examples=5",
+    "--toolconformance-seed=1",
+    f"--toolconformance-timeout={TIMEOUT}",
+)
+
+
+@dataclass
+class Outcome:
+    nodeid: str
+    outcome: str
+    rules: list[str]
+    plugin: str | None
+    tool: str | None
+    advisories: list[str]
+    properties: list[tuple[str, Any]]
+    message: str
+
+
+@dataclass
+class Run:
+    outcomes: list[Outcome] = field(default_factory=list)
+    seconds: float = 0.0
+
+    def failed(self, plugin: str | None = None) -> list[Outcome]:
+        return [o for o in self.outcomes if o.outcome == "failed" and (plugin is None or o.plugin == plugin)]
+
+    def passed(self, plugin: str | None = None) -> list[Outcome]:
+        return [o for o in self.outcomes if o.outcome == "passed" and (plugin is None or o.plugin == plugin)]
+
+    def failed_rules(self, plugin: str | None = None) -> set[str]:
+        return {rule for o in self.failed(plugin) for rule in o.rules}
+
+    def advisories(self) -> list[str]:
+        return [a for o in self.outcomes for a in o.advisories]
+
+    def describe(self) -> str:
+        return "\n".join(f"{o.outcome.upper()} {o.nodeid.split('::')[-1]}: {o.message[-600:]}" for o in self.failed())
+
+
+def run_suites(pytester: pytest.Pytester, *plugins: Path, extra: tuple[str, ...] = ()) -> Run:
+    """Run only the plugin suites against ``plugins``, in-process, and collect every test's outcome."""
+    args = [*BASE_ARGS, *(f"--toolconformance-plugin={p}" for p in plugins), *extra, str(PLUGIN_SUITES_DIR)]
+    started = time.monotonic()
+    reprec = pytester.inline_run(*args)
+    run = Run(seconds=time.monotonic() - started)
+    seen: dict[str, Outcome] = {}
+    for report in reprec.getreports("pytest_runtest_logreport"):
+        if report.when != "call" and not (report.failed or report.skipped):
+            continue
+        props = list(report.user_properties)
+        outcome = Outcome(
+            nodeid=report.nodeid,
+            outcome=report.outcome,
+            rules=[str(v) for k, v in props if k == "rule"],
+            plugin=next((str(v) for k, v in props if k == "plugin"), None),
+            tool=next((str(v) for k, v in props if k == "tool"), None),
+            advisories=[str(v) for k, v in props if k == "advisory"],
+            properties=props,
+            message=report.longreprtext if report.failed else "",
+        )
+        # One outcome per test: a failed teardown after a passed call still counts as failed.
+        if report.nodeid not in seen or outcome.outcome == "failed":
+            seen[report.nodeid] = outcome
+    run.outcomes = list(seen.values())
+    return run
+
+
+# -- conforming plugins ---------------------------------------------------------------------------
+
+CONFORMING = [
+    pytest.param(JS / "conforming", "conforming", True, id="js-seam-example"),
+    pytest.param(JS / "conforming_rich", "conforming_rich", True, id="js-rich"),
+    pytest.param(TS / "conforming", "conforming_ts", True, id="ts"),
+    pytest.param(PY / "conforming.py", "conforming", False, id="python-seam-example"),
+    pytest.param(PY / "conforming_rich", "conforming_rich_py", False, id="python-rich"),
+]
+
+
+@pytest.mark.parametrize(("path", "name", "needs_node"), CONFORMING)
+def test_conforming_plugin_passes(pytester: pytest.Pytester, request: pytest.FixtureRequest, path: Path, name: str,
+                                  needs_node: bool) -> None:
+    if needs_node:
+        request.getfixturevalue("node_ready")
+    run = run_suites(pytester, path)
+    assert not run.failed(), run.describe()
+    passed = run.passed(name)
+    assert passed, "the plugin suites ran no test"
+    rules = {r for o in passed for r in o.rules}
+    # Every always-decidable plugin rule ran and passed.
+    assert {"REG-1", "REG-2", "REG-3", "SCHEMA-1", "SCHEMA-2", "SCHEMA-4", "NAME-1", "NAME-6", "ERR-2", "COST-2",
+            "GRANT-2"} <= rules, sorted(rules)
+
+
+def test_rich_conforming_plugins_exercise_every_call_rule(pytester: pytest.Pytester, node_ready: str) -> None:
+    """The rich examples reach the rules that need a matching tool: a choice, the network, echoed access."""
+    run = run_suites(pytester, JS / "conforming_rich", PY / "conforming_rich")
+    assert not run.failed(), run.describe()
+    passed = {(o.plugin, o.tool, r) for o in run.passed() for r in o.rules}
+    for plugin in ("conforming_rich", "conforming_rich_py"):
+        assert (plugin, "FetchQuote", "ERR-3") in passed
+        assert (plugin, "FetchQuote", "ERR-4") in passed
+        assert (plugin, "WhoAmI", "SCOPE-4") in passed
+    assert ("conforming_rich", "ShareDiagram", "SCHEMA-3") in passed
+
+
+# -- one broken plugin per plugin rule ------------------------------------------------------------
+
+BROKEN = [
+    ("REG-1", JS / "broken_reg_1", "broken_reg_1"),
+    ("REG-2", JS / "broken_reg_2", "broken_reg_2"),
+    ("REG-3", JS / "broken_reg_3", "broken_reg_3"),
+    ("REG-3", PY / "broken_reg_3.py", "broken_reg_3"),
+    ("SCHEMA-1", JS / "broken_schema_1", "broken_schema_1"),
+    ("SCHEMA-2", JS / "broken_schema_2", "broken_schema_2"),
+    ("SCHEMA-3", JS / "broken_schema_3", "broken_schema_3"),
+    ("SCHEMA-4", JS / "broken_schema_4", "broken_schema_4"),
+    ("NAME-1", JS / "broken_name_1", "broken_name_1"),
+    ("NAME-1", PY / "broken_name_1.py", "broken_name_1"),
+    ("NAME-2", JS / "broken_name_2", "broken_name_2"),
+    ("NAME-3", JS / "broken_name_3", "broken_name_3"),
+    ("NAME-4", JS / "broken_name_4", "broken_name_4"),
+    ("NAME-5", JS / "broken_name_5", "broken_name_5"),
+    ("NAME-6", JS / "broken_name_6", "broken_name_6"),
+    ("ERR-2", JS / "broken_err_2", "broken_err_2"),
+    ("ERR-3", JS / "broken_err_3", "broken_err_3"),
+    ("ERR-3", PY / "broken_err_3.py", "broken_err_3"),
+    ("ERR-4", JS / "broken_err_4", "broken_err_4"),
+    ("SCOPE-4", JS / "broken_scope_4", "broken_scope_4"),
+    ("SCOPE-4", JS / "broken_scope_4_cached", "broken_scope_4_cached"),
+    ("MANIFEST-3", JS / "broken_manifest_3", "broken_manifest_3"),
+]
+
+
+@pytest.mark.parametrize(
+    ("rule", "path", "name"),
+    [pytest.param(*b, id=f"{b[0]}-{b[1].parent.name}-{b[1].stem}") for b in BROKEN],
+)
+def test_broken_plugin_fails_on_its_rule_alone(pytester: pytest.Pytester, request: pytest.FixtureRequest, rule: str,
+                                               path: Path, name: str) -> None:
+    if path.parent.name == "js":
+        request.getfixturevalue("node_ready")
+    run = run_suites(pytester, path)
+    assert run.failed(), f"{path.name} breaks {rule} but nothing failed"
+    assert run.failed_rules() == {rule}, run.describe()
+    for outcome in run.failed():
+        assert outcome.plugin == name
+        # The message names the rule, so a red test leads back to it.
+        assert f"[{rule}]" in outcome.message, outcome.message
+
+
+def test_every_plugin_rule_has_a_broken_example() -> None:
+    from pytest_toolconformance.rules import all_rules
+
+    plugin_rules = {r.id for r in all_rules().values() if r.binds == "plugin"} | {"SCHEMA-1", "MANIFEST-3"}
+    advisory_only = {"GRANT-2"}
+    # COST-2 fails only under a budget: test_tool_budget_turns_an_overrun_into_a_failure.
+    covered = {b[0] for b in BROKEN} | advisory_only | {"COST-2"}
+    assert plugin_rules <= covered, sorted(plugin_rules - covered)
+
+
+def test_failure_prints_a_minimal_reproduction(pytester: pytest.Pytester, node_ready: str) -> None:
+    run = run_suites(pytester, JS / "broken_schema_4")
+    (failure,) = run.failed()
+    assert failure.nodeid.endswith("test_handler_validates_again[SCHEMA-4-broken_schema_4-Double]")
+    assert "reproduce: call Double with" in failure.message
+    assert "handing them to its execute directly" in failure.message
+    assert "Falsifying example" in failure.message
+
+
+def test_name_finding_says_exactly_what_to_rename(pytester: pytest.Pytester, node_ready: str) -> None:
+    run = run_suites(pytester, JS / "broken_name_1")
+    (failure,) = run.failed()
+    assert failure.nodeid.endswith("test_file_target_name[NAME-1-broken_name_1-ReadNote]")
+    assert "rename parameter `filePath` of tool ReadNote to `file_path` (NAME-1)" in failure.message
+
+
+# -- advisories -----------------------------------------------------------------------------------
+
+ADVISORY = [
+    pytest.param("SCHEMA-2", JS / "advisory_schema_2", "`payload` has no type", id="SCHEMA-2-other-kinds"),
+    pytest.param("GRANT-2", JS / "advisory_grant_2", "refuses callers that are not the instance owner",
+                 id="GRANT-2-owner-check"),
+    pytest.param("NAME-6", JS / "conforming", "accepted an unknown parameter beside correct ones",
+                 id="NAME-6-accepted-extra"),
+]
+
+
+@pytest.mark.parametrize(("rule", "path", "text"), ADVISORY)
+def test_advisory_is_shown_not_failed(pytester: pytest.Pytester, node_ready: str, rule: str, path: Path,
+                                      text: str) -> None:
+    run = run_suites(pytester, path)
+    assert not run.failed(), run.describe()
+    advisories = run.advisories()
+    assert any(a.startswith(f"[{rule}]") and text in a for a in advisories), advisories
+
+
+def test_advisories_survive_warnings_as_errors(pytester: pytest.Pytester, node_ready: str) -> None:
+    run = run_suites(pytester, JS / "advisory_grant_2", extra=("-W", "error"))
+    assert not run.failed(), run.describe()
+    assert any(a.startswith("[GRANT-2]") for a in run.advisories())
+
+
+def test_terminal_summary_lists_plugins_bytes_and_advisories(pytester: pytest.Pytester, node_ready: str) -> None:
+    result = pytester.runpytest(*BASE_ARGS, f"--toolconformance-plugin={JS / 'advisory_grant_2'}",
+                                f"--toolconformance-plugin={JS / 'hang_register'}", str(PLUGIN_SUITES_DIR))
+    result.stdout.fnmatch_lines([
+        "*toolconformance: plugins under test*",
+        "advisory_grant_2 (*): node plugin, 1 tool(s) installed",
+        "hang_register (*): NOT LOADED: *did not finish within*",
+        "*toolconformance: advertised bytes per tool (COST-2)*",
+        "plugin *tool *bytes",
+        "advisory_grant_2 *ResetCounters *",
+        "*toolconformance: plugin advisories (not failures)*",
+        "[[]GRANT-2[]] advisory_grant_2/ResetCounters: refuses callers*",
+    ])
+    result.stdout.fnmatch_lines(["*ToolConformanceAdvisory: [[]GRANT-2[]]*"])  # the warnings summary too
+
+
+# -- COST-2 ---------------------------------------------------------------------------------------
+
+
+def test_advertised_bytes_are_reported(pytester: pytest.Pytester, node_ready: str) -> None:
+    run = run_suites(pytester, JS / "broken_cost_2")
+    assert not run.failed(), run.describe()
+    (cost,) = [o for o in run.outcomes if "COST-2" in o.rules]
+    sizes = [v for k, v in cost.properties if k == "advertised_bytes"]
+    assert sizes and sizes[0] > 4000, sizes
+
+
+def test_tool_budget_turns_an_overrun_into_a_failure(pytester: pytest.Pytester, node_ready: str) -> None:
+    run = run_suites(pytester, JS / "broken_cost_2", JS / "conforming", extra=("--toolconformance-tool-budget=2000",))
+    assert run.failed_rules() == {"COST-2"}, run.describe()
+    (failure,) = run.failed()
+    assert failure.plugin == "broken_cost_2" and "at most 2000 advertised bytes" in failure.message
+
+
+# -- plugins that hang, crash or are no plugin ----------------------------------------------------
+
+
+def test_faulty_plugins_are_reported_and_the_run_goes_on(pytester: pytest.Pytester, node_ready: str) -> None:
+    faulty = [
+        JS / "hang_register", JS / "throws_on_load", JS / "not_a_plugin", JS / "exits", JS / "hang_call",
+        PY / "not_a_plugin.py", PY / "hangs_in_call.py", PY / "hangs_in_register.py", PLUGINS / "no_such_plugin",
+    ]
+    run = run_suites(pytester, JS / "conforming", *faulty)
+    # Each hang costs one timeout; everything else is quick.
+    assert run.seconds < 60, run.seconds
+    assert not run.failed("conforming"), run.describe()
+    assert run.passed("conforming")
+    loads = {o.nodeid.split("[", 1)[1].rstrip("]"): o for o in run.outcomes if "test_plugin_loads" in o.nodeid}
+    expected = {
+        "REG-1-hang_register": "register() did not finish within 1.5 s",
+        "REG-1-throws_on_load": "threw Error: cannot start: missing configuration",
+        "REG-1-not_a_plugin0": "is not a plugin: it exports neither register(ctx)",
+        "REG-1-not_a_plugin1": "is not a plugin: it defines no register(ctx)",
+        "REG-1-hangs_in_register": "did not finish within 1.5 s",
+        "REG-1-no_such_plugin": "does not exist",
+    }
+    for test_id, phrase in expected.items():
+        assert loads[test_id].outcome == "failed" and phrase in loads[test_id].message, (test_id, loads[test_id])
+
+    def outcomes_of(plugin: str, tool: str) -> list[Outcome]:
+        return [o for o in run.outcomes if o.plugin == plugin and o.tool == tool]
+
+    for plugin, tool, phrase in (
+        ("hang_call", "Spin", "did not finish within 1.5 s"),
+        ("hangs_in_call", "Sleep", "did not answer within 1.5 s"),
+        ("exits", "Exit", "exited with code 3"),
+    ):
+        outcomes = outcomes_of(plugin, tool)
+        failed = [o for o in outcomes if o.outcome == "failed"]
+        # One clear failure; every later check of that tool is skipped with a pointer to it.
+        assert len(failed) == 1 and phrase in failed[0].message, [(o.nodeid, o.message[-300:]) for o in failed]
+        assert all(o.outcome in ("failed", "skipped", "passed") for o in outcomes)
+    # The healthy tools of the same plugins went on working after the restart.
+    for plugin, tool in (("hang_call", "Quick"), ("hangs_in_call", "Quick"), ("exits", "Alive")):
+        assert any(o.outcome == "passed" and "REG-3" in o.rules for o in outcomes_of(plugin, tool)), (plugin, tool)
+
+
+# -- collection -----------------------------------------------------------------------------------
+
+
+def test_no_plugin_collects_nothing(pytester: pytest.Pytester) -> None:
+    reprec = pytester.inline_run("--toolconformance", "-p", "no:cacheprovider", "--collect-only",
+                                 str(PLUGIN_SUITES_DIR))
+    items = [i for r in reprec.getreports("pytest_collectreport") for i in r.result if isinstance(i, pytest.Item)]
+    assert not items
+    assert not [r for r in reprec.getreports("pytest_collectreport") if r.failed]
+    # Without a plugin the host suites run as before, and nothing of the plugin suites is collected.
+    reprec = pytester.inline_run("--toolconformance", "-p", "no:cacheprovider", "--collect-only")
+    ids = [i.nodeid for r in reprec.getreports("pytest_collectreport") for i in r.result if isinstance(i, pytest.Item)]
+    assert ids and not [i for i in ids if "suite_plugin_" in i]
+
+
+def test_plugin_suites_join_the_host_suites_by_default(pytester: pytest.Pytester) -> None:
+    reprec = pytester.inline_run("--toolconformance", "-p", "no:cacheprovider", "--collect-only", "-q",
+                                 f"--toolconformance-plugin={PY / 'conforming.py'}")
+    ids = [i.nodeid for r in reprec.getreports("pytest_collectreport") for i in r.result if isinstance(i, pytest.Item)]
+    assert any(i.endswith("suite_plugin_names.py::test_file_target_name[NAME-1-conforming-MyTool]") for i in ids)
+    assert any(i.startswith("suite_scenarios.py::") for i in ids), "the host suites should still run"
+
+
+def test_rule_selection_with_k(pytester: pytest.Pytester) -> None:
+    reprec = pytester.inline_run(*BASE_ARGS, f"--toolconformance-plugin={PY / 'broken_name_1.py'}", "-k", "NAME-1",
+                                 str(PLUGIN_SUITES_DIR))
+    passed, skipped, failed = reprec.listoutcomes()
+    assert [r.nodeid.split("::")[-1] for r in failed] == ["test_file_target_name[NAME-1-broken_name_1-ReadNote]"]
+    assert not passed
+
+
+def test_plugin_path_from_ini_is_relative_to_the_ini_file(pytester: pytest.Pytester,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    target = pytester.path / "myplugin"
+    target.mkdir()
+    (target / "plugin.py").write_text((PY / "conforming.py").read_text("utf-8"), "utf-8")
+    ini = pytester.makeini("[pytest]\ntoolconformance = true\ntoolconformance_plugins = myplugin\n")
+    sub = pytester.path / "sub"
+    sub.mkdir()
+    monkeypatch.chdir(sub)
+    reprec = pytester.inline_run("-c", str(ini), "-p", "no:cacheprovider", "--toolconformance-max-examples=3",
+                                 str(PLUGIN_SUITES_DIR), "-k", "REG-1")
+    passed, _skipped, failed = reprec.listoutcomes()
+    assert not failed and [r.nodeid.split("::")[-1] for r in passed] == ["test_plugin_loads[REG-1-myplugin]"]

@@ -1,0 +1,64 @@
+"""The suites against deliberately broken wire hosts: reported as errored, saying which fault, bounded.
+
+Each host in tests/wire_hosts/ works like the reference host until its one fault. A run against it
+must end (the kit kills what hangs and gives up after a few restarts), no check may *fail* (a broken
+host has not broken a rule), and every errored check must say what went wrong.
+"""
+
+from __future__ import annotations
+
+import shlex
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from pytest_toolconformance.wire.outcomes import is_errored
+
+HOSTS = Path(__file__).parent / "wire_hosts"
+TIMEOUT = 1.0
+#: Four hangs of TIMEOUT each (one start and three restarts), plus the suites erroring fast, on a busy
+#: two-core machine.
+BOUND = 120.0
+
+#: host script -> what every errored report must say about its fault.
+FAULTS = {
+    "hang_host": "did not answer in time",
+    "crash_host": "exited",
+    "wrong_seq_host": "answered with the wrong sequence number",
+    "invalid_json_host": "wrote a line that is not JSON",
+    "schema_host": "answered in violation of the message schema",
+    "noisy_host": "before the handshake",
+}
+
+
+def _text(report: pytest.TestReport) -> str:
+    return str(report.longrepr)
+
+
+@pytest.mark.parametrize("host", sorted(FAULTS))
+def test_broken_host_is_reported_as_errored(host: str, pytester: pytest.Pytester) -> None:
+    command = shlex.join([sys.executable, str(HOSTS / f"{host}.py")])
+    started = time.monotonic()
+    reprec = pytester.inline_run(
+        "--toolconformance", f"--toolconformance-host=exec:{command}",
+        f"--toolconformance-timeout={TIMEOUT:g}", "-p", "no:cacheprovider",
+    )
+    took = time.monotonic() - started
+    assert took < BOUND, f"the run against {host} took {took:.0f} s"
+
+    reports = [r for r in reprec.getreports("pytest_runtest_logreport") if r.failed]
+    errored = [r for r in reports if is_errored(r)]
+    failed = [r.nodeid for r in reports if not is_errored(r)]
+    assert not failed, f"{host}: checks reported as failed, not errored: {failed}"
+    assert errored, f"{host}: no check errored"
+    says = FAULTS[host]
+    silent = [r.nodeid for r in errored if says not in _text(r)]
+    assert not silent, f"{host}: errored checks that do not say {says!r}: {silent[:5]}"
+    assert all(f"wire host {command!r}" in _text(r) for r in errored), "every message names the host"
+    passed = {r.nodeid for r in reprec.getreports("pytest_runtest_logreport") if r.when == "call" and r.passed}
+    assert not passed & {r.nodeid for r in errored}
+    if host in ("hang_host", "crash_host", "wrong_seq_host", "invalid_json_host", "noisy_host"):
+        # The stream could not be trusted, so the host was restarted until the kit gave up on it.
+        assert any("the kit gave up on it" in _text(r) for r in errored), host
