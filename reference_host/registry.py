@@ -176,7 +176,7 @@ class RegistrationContext:
             return False
         self._staged[tool.name] = _Staged(
             tool=tool,
-            external=False if external is _UNSET or external is None else external,
+            external=False if external is _UNSET else external,
             owner_user_id=owner_user_id,
             project_id=project_id,
             platform=platform,
@@ -201,9 +201,9 @@ class RegistrationContext:
                 "SCOPE-1",
                 f"unknown registration option(s) {sorted(unknown)}; known: external, owner_user_id, project_id, platform",
             )
-        # EXT-1: omitted (or JS undefined, which arrives as None) normalizes to false; anything else
-        # but a boolean is refused (docs/readings.md: null counts as omitted).
-        if external is not _UNSET and external is not None and not isinstance(external, bool):
+        # EXT-1: an omitted option normalizes to false; any present value but a boolean, null
+        # included, is refused (docs/readings.md).
+        if external is not _UNSET and not isinstance(external, bool):
             return Refusal(label, "EXT-1", f"option external must be a boolean, got {external!r}")
         for option, value in (("owner_user_id", owner_user_id), ("project_id", project_id), ("platform", platform)):
             if value is not None and (not isinstance(value, str) or not value):

@@ -102,6 +102,10 @@ def test_no_throw_for_bad_input(toolconformance_subject: Subject) -> None:
         run_property(arguments_for(schema), lambda a: check(a, "host", "a valid call (a missing resource is text)"))
         run_property(breaking_arguments_for(schema),
                      lambda a: check(a, "handler", "arguments that break the schema (a bad argument)"))
+        if tut.external:
+            # The host forwards an external tool's arguments as sent (CAP-4): its handler is the validator.
+            run_property(breaking_arguments_for(schema),
+                         lambda a: check(a, "host", "arguments that break the schema of an external tool"))
 
 
 @for_each_tool(["SCHEMA-4"])
@@ -114,11 +118,11 @@ def test_handler_validates_again(toolconformance_subject: Subject) -> None:
     schema = tut.schema
     declared = list(properties(schema))
 
-    def check(args: dict) -> None:
+    def check(args: dict, via: str = "handler") -> None:
         case = classify(schema, args)
         if case is None:
             return
-        record = subject.call(args, via="handler")
+        record = subject.call(args, via=via)
         if not record.answered:
             return  # a throw is ERR-2's finding
         if not record.refused(declared + list(case.offending)):
@@ -133,6 +137,9 @@ def test_handler_validates_again(toolconformance_subject: Subject) -> None:
 
     with subject.reporting():
         run_property(breaking_arguments_for(schema), check)
+        if tut.external:
+            # Through the host too: it forwards an external tool's arguments unvalidated (CAP-4).
+            run_property(breaking_arguments_for(schema), lambda args: check(args, "host"))
 
 
 def _offers_choice(tut: ToolUnderTest) -> bool:

@@ -1,5 +1,5 @@
 """EXT-1 broken: anything but an explicit external: false counts as external, so an omitted option
-(and null, which the kit reads as omitted) makes the tool external instead of internal."""
+makes the tool external instead of internal (and null is coerced to true instead of refused)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,7 @@
 // A conforming plugin with the shapes the plugin rules are about: a file target (NAME-1), a search
 // scope (NAME-2), a choice between alternatives in the handler (SCHEMA-3), a network call whose
-// failure is thrown and tagged (ERR-3, ERR-4), and identity/access read at execution (SCOPE-4).
+// failure is thrown and tagged (ERR-3, ERR-4), identity/access read at execution (SCOPE-4), and an
+// external tool that validates its own arguments.
 import { defineTool } from "@earendil-works/pi-coding-agent";
 import { isTransportFailure, markTransportFailure } from "elowen-plugin-shared/transport";
 import { Type } from "typebox";
@@ -90,6 +91,20 @@ export function register(ctx) {
       }
     },
   }));
+
+  // An externally authored schema (as the MCP bridge registers them): the host forwards its
+  // arguments unvalidated (CAP-4), so this handler is the only validator.
+  ctx.registerTool(defineTool({
+    name: "mcp__notes__lookup",
+    label: "Look up note",
+    description: "Looks a note up by its title.",
+    parameters: Type.Object({ title: Type.String({ description: "The note's title." }) }),
+    execute: async (_callId, params) => {
+      const refused = refusal(params, { title: { type: "string" } });
+      if (refused) return result(refused);
+      return result(`no note titled ${JSON.stringify(params.title)}`);
+    },
+  }), { external: true });
 
   ctx.registerTool(defineTool({
     name: "WhoAmI",
