@@ -51,6 +51,7 @@ from reference_host.transport import is_transport_failure
 
 from .. import settings as settings_module
 from ..loaders import LoadedPlugin, PluginExitError, PluginTimeoutError, PluginToolError, load_plugin
+from ._static import schema_error
 
 MARKER = "toolconformance"
 RUN_KEY = pytest.StashKey["PluginRun"]()
@@ -730,8 +731,6 @@ class Subject:
         return [m for m in self.plugin.markers if m not in own.markers and m in text]
 
     def require_callable(self) -> None:
-        from ._static import schema_error
-
         assert self.tool is not None
         problem = schema_error(self.tool.schema)
         if problem is not None:

@@ -43,21 +43,25 @@ def test_plan_file_attack(plan_file_sandbox: PlanFileSandbox, attack: attacks.At
           {"planFile": plan_file_sandbox.plan_file, "row": attack.as_dict(), "op": verdict.op})
 
 
-def _swapper(parent: Path, stash: Path, outside: Path, stop: threading.Event, rounds: list[int]) -> None:
-    """Swap ``parent`` between a real directory and a link to ``outside`` until told to stop."""
+def _swapper(parent: Path, outside: Path, stop: threading.Event, rounds: list[int]) -> None:
+    """Swap ``parent`` between a real directory and a link to ``outside`` until told to stop.
+
+    Each round moves the real directory aside under a fresh name, so a directory the host made
+    in the gap never wedges the swap: the next round simply moves that one aside instead."""
     while not stop.is_set():
-        for action in (
-            lambda: os.rename(parent, stash),  # the real directory steps aside...
-            lambda: os.symlink(outside, parent),  # ...a link out of the root takes its place...
-            lambda: os.unlink(parent),  # ...and goes again...
-            lambda: os.rename(stash, parent),  # ...and the real directory comes back
+        rounds[0] += 1
+        stash = parent.with_name(f"{parent.name}.swap{rounds[0]}")
+        for action, args in (
+            (os.rename, (parent, stash)),  # the real directory steps aside...
+            (os.symlink, (outside, parent)),  # ...a link out of the root takes its place...
+            (time.sleep, (0,)),  # ...for a moment...
+            (os.unlink, (parent,)),  # ...and goes again...
+            (os.rename, (stash, parent)),  # ...and the real directory comes back
         ):
             try:
-                action()
+                action(*args)
             except OSError:
                 pass  # the host made or holds something there meanwhile: carry on swapping
-        rounds[0] += 1
-        time.sleep(0)  # let the writer in between rounds
 
 
 @pytest.mark.toolconformance("PLANFILE-2")
@@ -70,11 +74,10 @@ def test_plan_file_write_races_a_swapped_parent_link(plan_file_sandbox: PlanFile
         pytest.skip(f"the plan path {plan!r} has no parent directory below the guest root to swap")
     parent = pfs.host_path(plan.rpartition("/")[0])
     parent.mkdir(parents=True, exist_ok=True)
-    stash = parent.with_name(parent.name + ".stash")
     outside_before = attacks.snapshot(pfs.outside)
     stop = threading.Event()
     rounds = [0]
-    swapper = threading.Thread(target=_swapper, args=(parent, stash, pfs.outside, stop, rounds), daemon=True)
+    swapper = threading.Thread(target=_swapper, args=(parent, pfs.outside, stop, rounds), daemon=True)
     writes = admitted = 0
     deadline = time.monotonic() + RACE_SECONDS
     swapper.start()

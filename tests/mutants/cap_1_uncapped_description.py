@@ -4,31 +4,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.mutants.base import AnswerMutant
+from reference_host.registry import Registration
+from tests.mutants._composition_support import RewriteTools
 
 RULE = "CAP-1"
-# The EXT-2 and EXT-4 scenario cases (scenarios/ext/origin-not-from-name.json, deferred-origin.json) take
-# a capped description as evidence that a tool is treated as external, so uncapping breaks them too.
-ALSO = ("EXT-2", "EXT-4")
 
 
-class Adapter(AnswerMutant):
-    def compose(self, session: str) -> dict[str, Any]:
-        answer = super().compose(session)
-        if "error" in answer:
-            return answer
-        registry = self.host.registry
-
-        def uncapped(entry: dict[str, Any]) -> dict[str, Any]:
-            # Composition entries are shared between sessions (and refuse edits): change a copy.
-            reg = registry.get(entry["name"])
-            if reg is not None and reg.external:
-                return {**entry, "description": reg.tool.description}
-            return entry
-
-        answer["tools"] = [uncapped(entry) for entry in answer["tools"]]
-        answer["payload"] = {**answer["payload"], "tools": [uncapped(entry) for entry in answer["payload"]["tools"]]}
-        return answer
+class Adapter(RewriteTools):
+    def rewrite(self, reg: Registration, entry: dict[str, Any]) -> dict[str, Any]:
+        if reg.external:
+            entry["description"] = reg.tool.description
+        return entry
 
 
 def factory() -> Adapter:

@@ -21,18 +21,19 @@ class CheckThenWriteSandbox(Sandbox):
     def write_bytes(
         self, comps: Components, data: bytes, *, create_parents: bool = True, rewrite: Rewrite | None = None
     ) -> bytes:
-        path = self.root
-        for name in comps:
-            path = path / name
-            if path.is_symlink():
-                raise SandboxRefusal(f"{self.guest_path(comps)!r} passes through a link", security=True)
-        time.sleep(0.0005)  # the work a real host does between checking and opening
-        if create_parents:
-            os.makedirs(path.parent, exist_ok=True)
-        out = rewrite(path.read_bytes() if path.is_file() else None) if rewrite else data
-        with open(path, "wb") as fh:
-            fh.write(out)
-        return out
+        # The check: the link-safe walk, as the reference does it, whose fd is then thrown away...
+        os.close(self._open_dir(comps[:-1], create=create_parents))
+        time.sleep(0.0002)  # (the work a real host does between checking and opening)
+        # ...and the use: the same directory reopened by path, following whatever is there now.
+        parent = os.path.join(self.root, *comps[:-1])
+        try:
+            dir_fd = os.open(parent, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+        except OSError as err:
+            raise SandboxRefusal(f"{parent} could not be opened ({err.strerror})") from err
+        try:
+            return self._write_at(dir_fd, comps[-1], comps, data, rewrite)
+        finally:
+            os.close(dir_fd)
 
 
 def factory() -> ReferenceHostAdapter:
