@@ -53,7 +53,7 @@ from __future__ import annotations
 import json
 import os
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -252,11 +252,14 @@ ATTACKS: tuple[Attack, ...] = (
 # fmt: on
 
 
-def attack_params() -> list[Any]:
-    """The rows as ``pytest.param``s, each with its id and a ``toolconformance`` marker for its rule."""
+def attack_params(rules: Iterable[str] | None = None) -> list[Any]:
+    """The rows (only those of ``rules``, when given) as ``pytest.param``s, each with its id and a
+    ``toolconformance`` marker for its own rule, so ``-k PLANFILE-3`` selects just those rows."""
     import pytest
 
-    return [pytest.param(a, id=a.param_id, marks=[pytest.mark.toolconformance(a.rule)]) for a in ATTACKS]
+    wanted = set(rules) if rules is not None else None
+    return [pytest.param(a, id=a.param_id, marks=[pytest.mark.toolconformance(a.rule)])
+            for a in ATTACKS if wanted is None or a.rule in wanted]
 
 
 def as_json() -> str:
@@ -391,6 +394,7 @@ class Verdict:
     op: Json
     answer: Json
     problems: list[str] = field(default_factory=list)
+    scope: str | None = None  # the scope an admitted paired-executor row must report
 
     @property
     def ok(self) -> bool:
@@ -402,7 +406,7 @@ def verify(
     root_before: Mapping[str, Any], outside_before: Mapping[str, Any], names: Mapping[str, str],
 ) -> Verdict:
     """Judge one performed row from the host's answer and the real directories."""
-    verdict = Verdict(attack, op, answer)
+    verdict = Verdict(attack, op, answer, scope=expand(attack.scope, names) if attack.scope else None)
     moved_outside = changes(outside_before, snapshot(outside))
     if moved_outside:
         verdict.problems.append(f"something outside the root changed: {moved_outside}")
@@ -426,10 +430,10 @@ def verify(
             verdict.problems.append(f"admitted, but {path!r} does not hold the written content")
     elif kind == "mkdir" and isinstance(path, str) and not host_path(root, path).is_dir():
         verdict.problems.append(f"admitted, but {path!r} is not a directory in the root afterwards")
-    if attack.scope is not None:
-        want = expand(attack.scope, names)
-        if answer.get("scope") != want:
-            verdict.problems.append(f"admitted with scope {answer.get('scope')!r}, not the plan file's parent {want!r}")
+    if verdict.scope is not None and answer.get("scope") != verdict.scope:
+        verdict.problems.append(
+            f"admitted with scope {answer.get('scope')!r}, not narrowed to the plan file's parent {verdict.scope!r}"
+        )
     return verdict
 
 

@@ -12,6 +12,9 @@ import sys
 import time
 from pathlib import Path
 
+# Imported here, outside the inner runs: pytester drops the modules an inline run imported, and a
+# second run would mix two copies of hypothesis ("returned non-strategy CompositeStrategy").
+import hypothesis.strategies  # noqa: F401
 import pytest
 
 from pytest_toolconformance.wire.outcomes import is_errored

@@ -93,3 +93,18 @@ def test_the_transcript_is_what_kit_and_reference_host_say(tmp_path: Path) -> No
             assert said.startswith(documented.removesuffix(CUT)), (documented[:200], said[:200])
         else:
             _same(json.loads(documented), json.loads(said))
+
+
+def test_the_method_table_says_which_capabilities_cover_each_method() -> None:
+    text = DOC.read_text("utf-8")
+    rows = re.findall(r"^\| `(\w+)` \|.*\| ([^|]+) \|$", text.split("### The requests", 1)[1].split("##", 1)[0], re.M)
+    assert {method for method, _ in rows} == set(protocol.METHODS)
+    everything_but_registration = protocol.METHOD_CAPABILITIES["open_session"]
+    for method, column in rows:
+        named = frozenset(re.findall(r"`([\w-]+)`", column))
+        if column.startswith("(always"):
+            assert method not in protocol.METHOD_CAPABILITIES, method
+        elif column.startswith("any capability but"):
+            assert protocol.METHOD_CAPABILITIES[method] == everything_but_registration, method
+        else:
+            assert protocol.METHOD_CAPABILITIES[method] == named, (method, sorted(named))

@@ -10,6 +10,9 @@ import re
 import shutil
 from pathlib import Path
 
+# Imported here, outside the inner runs: pytester drops the modules an inline run imported, and a
+# second run would mix two copies of hypothesis ("returned non-strategy CompositeStrategy").
+import hypothesis.strategies  # noqa: F401
 import pytest
 
 from pytest_toolconformance.adapter import CAPABILITIES

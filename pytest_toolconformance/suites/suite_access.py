@@ -9,6 +9,8 @@ the generated ones:
   ceiling captured when that session opened, a change applies without respawning, a later grant
   never widens, and the identity drops revoked privilege but is never promoted;
 - ACCESS-5 with a handler that reads access and identity, changes the policy, waits, and reads again;
+- the file tools over a real directory for random roots (ACCESS-8), random roots at queue and at run
+  time (ACCESS-6), and random histories of Read, out-of-band changes, Write and Edit (ACCESS-7);
 - the PLANFILE-1 matrix: every conversation x mode, and every kind of delegated child;
 - random delegation chains (DELEG-2/3, PLANFILE-5): whatever a child's request asks for, readOnly
   and planMode are never cleared, planFile is never forwarded, no child gets a mode directive.
@@ -224,6 +226,166 @@ def test_access5_reread_within_one_call(toolconformance_host: HostClient, wait: 
           "currentIdentity() read after the change has lost owner and admin", reads, scenario)
     after = session.access()
     check(after.get("admin") is False, "ACCESS-5", "the next read outside the call sees the change too", after, scenario)
+
+
+# -- ACCESS-6/7/8: the file tools against the real directory, generated ------------------------------
+
+#: Directories the generated roots and paths are drawn from; ``ab`` catches a string-prefix match of ``a``.
+_DIRS = ("a", "a/x", "ab", "b")
+_ROOTS = st.lists(st.sampled_from(["/workspace"] + [f"/workspace/{d}" for d in _DIRS]), max_size=3, unique=True)
+
+
+def _within(guest: str, roots: list[str]) -> bool:
+    parts = guest.split("/")
+    return any(parts[: len(r.split("/"))] == r.split("/") for r in roots)
+
+
+def _text(answer: JSON) -> str:
+    return "\n".join(str(c.get("text", "")) for c in answer.get("content") or [] if isinstance(c, dict))
+
+
+def _fresh_root() -> Any:
+    import tempfile
+
+    return tempfile.TemporaryDirectory(prefix="toolconformance-access-")
+
+
+@pytest.mark.toolconformance("ACCESS-8")
+def test_access8_file_tools_follow_current_access_roots(toolconformance_host: HostClient) -> None:
+    """For random live roots, Read, ListDir and Write reach a path exactly when it lies inside the roots
+    currentAccess() reports at that moment (component-wise: /workspace/a does not cover /workspace/ab)."""
+    toolconformance_host.require("file-tools", "sandbox", "policy")
+    client = toolconformance_host
+
+    @_hypothesis_settings(25)
+    @given(before=_ROOTS, after=_ROOTS)
+    def run(before: list[str], after: list[str]) -> None:
+        client.reset()
+        with _fresh_root() as tmp:
+            from pathlib import Path
+
+            root = Path(tmp)
+            for d in _DIRS:
+                (root / d).mkdir(parents=True, exist_ok=True)
+                (root / d / "f.txt").write_text(f"MARK-{d}-7f3", "utf-8")
+            client.set_policy("acct-roots", roots=before)
+            session = client.open(identity={"userId": "acct-roots"}, sandboxRoot=str(root))
+            for roots in (before, after):  # the second round: the policy changed under the open session
+                client.set_policy("acct-roots", roots=roots)
+                reported = session.access().get("roots")
+                scenario = {"policy": {"roots": roots}, "open": {"sandboxRoot": "<tmp>"}, "reportedRoots": reported,
+                            "files": [f"/workspace/{d}/f.txt" for d in _DIRS]}
+                check(isinstance(reported, list) and sorted(reported) == sorted(roots), "ACCESS-8",
+                      f"currentAccess().roots is the live policy's roots {roots}", reported, scenario)
+                for d in _DIRS:
+                    guest = f"/workspace/{d}/f.txt"
+                    inside = _within(guest, roots)
+                    got = _text(session.call("Read", {"file_path": guest}))
+                    check((f"MARK-{d}-7f3" in got) == inside, "ACCESS-8",
+                          f"Read {guest} {'returns' if inside else 'does not return'} the file under roots {roots}",
+                          got, {**scenario, "call": {"tool": "Read", "file_path": guest}})
+                    listed = _text(session.call("ListDir", {"path": f"/workspace/{d}"}))
+                    check(("f.txt" in listed) == _within(f"/workspace/{d}", roots), "ACCESS-8",
+                          f"ListDir /workspace/{d} lists its entries only inside roots {roots}", listed,
+                          {**scenario, "call": {"tool": "ListDir", "path": f"/workspace/{d}"}})
+                    new = root / d / f"new-{len(roots)}-{roots is after}.txt"
+                    guest_new = f"/workspace/{d}/{new.name}"
+                    session.call("Write", {"file_path": guest_new, "content": "written"})
+                    check(new.exists() == _within(guest_new, roots), "ACCESS-8",
+                          f"Write {guest_new} {'creates' if _within(guest_new, roots) else 'does not create'} the file "
+                          f"under roots {roots}", {"exists": new.exists()},
+                          {**scenario, "call": {"tool": "Write", "file_path": guest_new}})
+
+    _seeded(run)()
+
+
+@pytest.mark.toolconformance("ACCESS-6")
+def test_access6_queue_rechecks_roots_at_run_time(toolconformance_host: HostClient) -> None:
+    """Queue Writes under one set of roots, change the roots, run the queue: each file exists exactly when
+    its path lies inside the roots in force when the queue runs, whatever they were when it was queued."""
+    toolconformance_host.require("file-tools", "mutation-queue", "sandbox", "policy")
+    client = toolconformance_host
+
+    @_hypothesis_settings(25)
+    @given(queued_under=_ROOTS, run_under=_ROOTS)
+    def run(queued_under: list[str], run_under: list[str]) -> None:
+        client.reset()
+        with _fresh_root() as tmp:
+            from pathlib import Path
+
+            root = Path(tmp)
+            client.set_policy("acct-queue", roots=queued_under)
+            session = client.open(identity={"userId": "acct-queue"}, sandboxRoot=str(root))
+            targets = [f"/workspace/{d}/queued.txt" for d in _DIRS]
+            for guest in targets:
+                session.queue_call("Write", {"file_path": guest, "content": "queued"})
+            client.set_policy("acct-queue", roots=run_under)
+            outcomes = session.run_queued()
+            scenario = {"queuedUnderRoots": queued_under, "runUnderRoots": run_under, "queued": targets}
+            check(len(outcomes) == len(targets), "ACCESS-6", "one outcome per queued Write", outcomes, scenario)
+            for guest in targets:
+                exists = (root / guest.removeprefix("/workspace/")).exists()
+                inside = _within(guest, run_under)
+                check(exists == inside, "ACCESS-6",
+                      f"queued Write {guest} {'runs' if inside else 'is refused inside the queue'}: the roots in force "
+                      f"when the queue runs are {run_under}", {"exists": exists}, scenario)
+
+    _seeded(run)()
+
+
+_GUARD_ACTIONS = st.lists(st.sampled_from(["read", "change", "write", "edit"]), min_size=1, max_size=8)
+
+
+@pytest.mark.toolconformance("ACCESS-7")
+def test_access7_guard_over_random_histories(toolconformance_host: HostClient) -> None:
+    """Random histories of Read, out-of-band changes, Write and Edit: a Write/Edit goes through exactly when
+    the file is new or its bytes are those this session last read or wrote."""
+    toolconformance_host.require("file-tools", "sandbox")
+    client = toolconformance_host
+
+    @_hypothesis_settings(30)
+    @given(actions=_GUARD_ACTIONS, exists_first=st.booleans())
+    def run(actions: list[str], exists_first: bool) -> None:
+        client.reset()
+        with _fresh_root() as tmp:
+            from pathlib import Path
+
+            path = Path(tmp) / "doc.txt"
+            if exists_first:
+                path.write_text("start @@\n", "utf-8")
+            session = client.open(identity={"userId": "acct-guard"}, sandboxRoot=str(tmp))
+            seen: str | None = None  # what this session last read or wrote
+            history: list[JSON] = [{"file": "doc.txt", "exists": exists_first}]
+            for n, action in enumerate(actions):
+                disk = path.read_text("utf-8") if path.exists() else None
+                if action == "read":
+                    session.call("Read", {"file_path": "/workspace/doc.txt"})
+                    seen = disk if disk is not None else seen
+                    history.append({"call": "Read"})
+                    continue
+                if action == "change":
+                    path.write_text(f"changed out of band {n} @@\n", "utf-8")
+                    history.append({"outOfBand": "changed"})
+                    continue
+                allowed = disk is None or disk == seen
+                if action == "write":
+                    new = f"written {n} @@\n"
+                    session.call("Write", {"file_path": "/workspace/doc.txt", "content": new})
+                else:
+                    if disk is None:
+                        continue  # Edit needs a file; a missing one is no ACCESS-7 question
+                    new = disk.replace("@@", "@@.", 1)
+                    session.call("Edit", {"file_path": "/workspace/doc.txt", "old_string": "@@", "new_string": "@@."})
+                history.append({"call": action.capitalize(), "guardAllows": allowed})
+                after = path.read_text("utf-8") if path.exists() else None
+                want = new if allowed else disk
+                check(after == want, "ACCESS-7",
+                      f"{action.capitalize()} {'goes through' if allowed else 'is refused: the bytes changed since they were read'}"
+                      f" (file now {want!r})", {"file": after}, {"steps": history})
+                if allowed:
+                    seen = new
+
+    _seeded(run)()
 
 
 # -- PLANFILE-1: the matrix -----------------------------------------------------------------------

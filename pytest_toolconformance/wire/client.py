@@ -330,7 +330,7 @@ class WireHostAdapter:
         __tracebackhide__ = True
         if self._poisoned is not None:
             raise WireHostUnusable(self._poisoned)
-        proc = self._ensure()
+        proc = self._ensure(unusable=True)
         if not protocol.allowed(method, self._capabilities):
             # Never sent: the host did not declare a capability that covers it.
             return {"error": {
@@ -361,7 +361,7 @@ class WireHostAdapter:
 
     def _request(self, method: str, params: JSON, proc: _Process | None = None) -> tuple[str, Any]:
         __tracebackhide__ = True
-        proc = proc or self._ensure()
+        proc = proc or self._ensure(unusable=True)
         session = params.get("session")
         if session is not None:
             proc_id = self._to_proc.get(session, session)
@@ -448,10 +448,12 @@ class WireHostAdapter:
         raise error from None
 
     # -- starting, restarting, replaying ----------------------------------------------------------------
-    def _ensure(self) -> _Process:
+    def _ensure(self, *, unusable: bool = False) -> _Process:
+        """The running host process, started (and its state replayed) if need be. ``unusable``: a
+        kit that gave up says so with :class:`WireHostUnusable`, which ends a check at once."""
         __tracebackhide__ = True
         if self.faults > self.max_restarts:
-            self._give_up()
+            self._give_up(unusable)
         proc = self._proc
         if proc is not None:
             if proc.alive():
@@ -463,7 +465,7 @@ class WireHostAdapter:
             proc.dispose()
             self._proc = None
             if self.faults > self.max_restarts:
-                self._give_up()
+                self._give_up(unusable)
             warnings.warn(WireHostWarning(f"wire host {self.command!r} {self._last_fault}; restarting it and "
                                           f"replaying {len(self._log)} requests"),
                           stacklevel=3)
@@ -482,15 +484,18 @@ class WireHostAdapter:
             self._replay(proc)
         return proc
 
-    def _give_up(self) -> NoReturn:
+    def _give_up(self, unusable: bool) -> NoReturn:
         __tracebackhide__ = True
-        raise WireProtocolError(
+        error = WireProtocolError(
             self.command, "gave-up",
             f"it met {self.faults} protocol faults in this run (the kit restarts a host at most "
             f"{self.max_restarts} times); every further request errors at once. "
             f"Last fault: {self._last_fault or 'none recorded'}",
             stderr=self._last_stderr,
         )
+        if unusable:
+            raise WireHostUnusable(error, "nothing was sent") from None
+        raise error
 
     def _handshake(self, proc: _Process) -> None:
         __tracebackhide__ = True

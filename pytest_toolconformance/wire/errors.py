@@ -71,18 +71,20 @@ class WireProtocolError(HostProtocolError):
         super().__init__(text)
 
 
-
 class WireHostUnusable(BaseException):
-    """A request refused unsent because an earlier request of the same check met a protocol fault.
+    """A request refused unsent: an earlier request of the same check met a protocol fault (the
+    host's state is unknown now, so the kit sends nothing more until the next reset), or the kit
+    has given up on the host.
 
-    The host's state is unknown after a fault, so the kit sends nothing more until the next reset.
     This is a ``BaseException`` on purpose: a property-based check (hypothesis) treats an
     ``Exception`` as a failing example and re-runs the check hundreds of times to shrink it, which
     against a broken host only burns time; a ``BaseException`` ends the check at once. It is
     reported as *errored*, with the original fault's message.
     """
 
-    def __init__(self, original: WireProtocolError) -> None:
+    def __init__(self, original: WireProtocolError, note: str | None = None) -> None:
         self.original = original
-        super().__init__(f"{original}\n  (an earlier request of this check met this fault; the kit sends "
-                         "nothing more to the host until the next reset)")
+        if note is None:
+            note = ("an earlier request of this check met this fault; the kit sends nothing more to the host "
+                    "until the next reset")
+        super().__init__(f"{original}\n  ({note})")

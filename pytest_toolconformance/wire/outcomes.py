@@ -24,15 +24,21 @@ from .errors import WireHostUnusable
 ATTRIBUTE = "toolconformance_errored"
 
 
-def _protocol_error(exc: BaseException | None) -> BaseException | None:
+def _protocol_error(exc: BaseException | None, seen: set[int] | None = None) -> BaseException | None:
+    """The protocol fault behind ``exc``: itself, one in an exception group, or one it was raised
+    from or while handling (hypothesis, say, reports a fault as a flaky test)."""
+    seen = set() if seen is None else seen
+    if exc is None or id(exc) in seen:
+        return None
+    seen.add(id(exc))
     if isinstance(exc, (HostProtocolError, WireHostUnusable)):
         return exc
     if isinstance(exc, BaseExceptionGroup):
         for inner in exc.exceptions:
-            found = _protocol_error(inner)
+            found = _protocol_error(inner, seen)
             if found is not None:
                 return found
-    return None
+    return _protocol_error(exc.__cause__, seen) or _protocol_error(exc.__context__, seen)
 
 
 @pytest.hookimpl(wrapper=True)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 
 from pytest_toolconformance.adapters.reference import ReferenceHostAdapter
-from reference_host.sandbox import Components, Sandbox
+from reference_host.sandbox import Components, Sandbox, SandboxRefusal
 from tests.mutants._access_support import mutant_host
 
 RULE = "PLANFILE-2"
@@ -16,15 +16,18 @@ _FOLLOW = os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC
 class FollowingSandbox(Sandbox):
     def _open_child_dir(self, parent_fd: int, name: str, comps: Components, create: bool) -> int:
         try:
+            try:
+                return os.open(name, _FOLLOW, dir_fd=parent_fd)
+            except FileNotFoundError:
+                if not create:
+                    raise
+            try:
+                os.mkdir(name, 0o755, dir_fd=parent_fd)
+            except FileExistsError:
+                pass
             return os.open(name, _FOLLOW, dir_fd=parent_fd)
-        except FileNotFoundError:
-            if not create:
-                raise
-        try:
-            os.mkdir(name, 0o755, dir_fd=parent_fd)
-        except FileExistsError:
-            pass
-        return os.open(name, _FOLLOW, dir_fd=parent_fd)
+        except OSError as err:
+            raise SandboxRefusal(f"{self.guest_path(comps)!r} could not be opened ({err.strerror})") from err
 
 
 def factory() -> ReferenceHostAdapter:
