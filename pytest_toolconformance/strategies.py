@@ -415,7 +415,7 @@ def external_definitions_near(draw: st.DrawFn, limit: int = DEFINITION_CAP) -> J
     parameters["properties"] = properties
     target = draw(st.sampled_from([limit - 1, limit, limit + 1]))
     room = target - definition_bytes(name, description, parameters)
-    pattern = draw(st.sampled_from(["é", "漢a", "😀ab", "x"]))
+    pattern = draw(st.sampled_from(["é", "漢a", "😀ab", "xxxxé"]))  # always some multi-byte characters
     properties[filler_name] = {"type": "string", "description": _fill(pattern, room)}
     return {"name": name, "description": description, "parameters": parameters}
 

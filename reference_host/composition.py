@@ -191,13 +191,15 @@ def _build(regs: list[Registration]) -> list[_Advertised]:
         cached = reg.__dict__.get(_CACHE_KEY)
         if cached is None:
             cached = _Advertised(reg)
-            # A frozen dataclass still has an instance dict: the cache lives and dies with the registration.
-            reg.__dict__[_CACHE_KEY] = cached
             fresh.append(cached)
         table.append(cached)
     for step in _BUILD_STEPS:
         for adv in fresh:
             step(adv)
+    # Published only once complete, so a session composing on another thread never sees a half-built
+    # one. A frozen dataclass still has an instance dict: the cache lives and dies with the registration.
+    for adv in fresh:
+        adv.reg.__dict__[_CACHE_KEY] = adv
     return table
 
 

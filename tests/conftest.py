@@ -5,6 +5,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import hypothesis.strategies  # noqa: F401 - import once here: pytester runs that import it first get a second copy
 import pytest
 
 REPO = Path(__file__).resolve().parent.parent
