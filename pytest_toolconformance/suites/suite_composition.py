@@ -80,10 +80,6 @@ def strings_in(value: Any) -> Iterable[str]:
             yield from strings_in(item)
 
 
-def open_session(client: HostClient, spec: JSON) -> Session:
-    return client.open(**spec)
-
-
 def valid_utf8(text: Any) -> bool:
     if not isinstance(text, str):
         return False
