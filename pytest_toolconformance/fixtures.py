@@ -200,8 +200,10 @@ class PlanFileSandbox:
         attacks.plant(attacks.expand(list(attack.setup), names), self.root)
         if attack.via == "child":
             session = self.child(session, plan)
+        # Planting a hard link changes the outside file's link count: judge what comes after the trap.
+        self._outside_at_start = attacks.snapshot(self.outside)
         return PreparedAttack(attack, session, attacks.expand(dict(attack.op), names), names,
-                              attacks.snapshot(self.root), attacks.snapshot(self.outside))
+                              attacks.snapshot(self.root), self._outside_at_start)
 
     def run_attack(self, attack: attacks.Attack) -> attacks.Verdict:
         """Prepare ``attack``, ask the host's sandbox for its operation, and judge the outcome."""
@@ -212,7 +214,8 @@ class PlanFileSandbox:
                               names=prepared.names)
 
     def outside_changes(self) -> list[str]:
-        """What changed outside the root since the fixture was made (should be nothing)."""
+        """What changed outside the root since the fixture was made, or since the last :meth:`prepare`
+        planted its trap (should be nothing)."""
         return attacks.changes(self._outside_at_start, attacks.snapshot(self.outside))
 
     def assert_outside_untouched(self) -> None:

@@ -449,7 +449,7 @@ def test_planfile6_timeout_kills_sleep(root: Path) -> None:
     start = time.monotonic()
     result = run_command("sleep 30", cwd=root, read_only=False, timeout=0.5)
     elapsed = time.monotonic() - start
-    assert result["timed_out"] and not result["ok"] and elapsed < 5, (result, elapsed)
+    assert result["timed_out"] and not result["ok"] and elapsed < 15, (result, elapsed)
     assert "process group was killed" in result["text"]
 
 
@@ -464,7 +464,7 @@ def _dead(pid: int) -> bool:
 def test_planfile6_timeout_kills_the_whole_process_group(root: Path) -> None:
     start = time.monotonic()
     result = run_command("sleep 30 & echo $! > bg.pid; wait", cwd=root, read_only=False, timeout=0.5)
-    assert result["timed_out"] and time.monotonic() - start < 5
+    assert result["timed_out"] and time.monotonic() - start < 15
     pid = int((root / "bg.pid").read_text())
     deadline = time.monotonic() + 5
     while not _dead(pid):
@@ -481,11 +481,11 @@ def test_planfile6_output_is_capped(root: Path) -> None:
 def test_planfile6_bounded_even_when_a_child_escapes_the_group(root: Path) -> None:
     # A child in its own session keeps our stdout pipe open; we must still return promptly.
     start = time.monotonic()
-    result = run_command("setsid sleep 30 & echo $! > esc.pid", cwd=root, read_only=False, timeout=5)
+    result = run_command("setsid sleep 30 & echo $! > esc.pid", cwd=root, read_only=False, timeout=25)
     elapsed = time.monotonic() - start
     pid = int((root / "esc.pid").read_text())
     try:
-        assert elapsed < 4, elapsed
+        assert elapsed < 20, elapsed  # far below the 30 s the escaped child lives, and the 25 s timeout
         assert result["exit_code"] == 0
     finally:
         try:

@@ -348,7 +348,8 @@ def test_error_thrown_from_a_timer_fails_the_call_instead_of_hanging(plugins, tm
     start = time.monotonic()
     with pytest.raises(PluginToolError, match="SyntaxError: late throw"):
         ctx.tool("Late").execute("c", {})
-    assert time.monotonic() - start < 1.0
+    # well inside the plugin timeout: the late throw failed the call, nothing waited it out
+    assert time.monotonic() - start < plugin.timeout
     assert "late throw" in wait_for_tail(plugin, "late throw")
 
 
@@ -491,7 +492,7 @@ def test_hanging_register_times_out(plugins) -> None:
     start = time.monotonic()
     with pytest.raises(PluginTimeoutError) as info:
         registered(plugin)
-    assert time.monotonic() - start < HANG_TIMEOUT + 2
+    assert time.monotonic() - start < HANG_TIMEOUT + 8
     message = str(info.value)
     assert "'hang_register'" in message and "register()" in message and "1 s" in message
     assert isinstance(info.value, PluginLoadError)
@@ -506,7 +507,7 @@ def test_hanging_call_times_out_and_the_next_call_restarts(plugins) -> None:
     start = time.monotonic()
     with pytest.raises(PluginTimeoutError) as info:
         ctx.tool("Spin").execute("c1", {})
-    assert time.monotonic() - start < HANG_TIMEOUT + 2
+    assert time.monotonic() - start < HANG_TIMEOUT + 8
     plugin.timeout = TIMEOUT
     assert "'hang_call'" in str(info.value) and "tool 'Spin'" in str(info.value) and "1 s" in str(info.value)
     with pytest.raises(ProcessLookupError):

@@ -216,11 +216,11 @@ def test_access5_reread_within_one_call(toolconformance_host: HostClient, wait: 
     check(len(reads) == 4 and answer.get("handlerRan") is True, "ACCESS-5",
           "the handler runs and its four reads (access, identity, access, identity) are observed", answer, scenario)
     first_access, first_identity, second_access, second_identity = (r.get("value") or {} for r in reads)
-    check(first_access.get("admin") is True and sorted(first_access.get("projectIds") or []) == ["p1", "p2"],
-          "ACCESS-5", "the first read sees the policy in force when the call began", reads, scenario)
-    check(second_access.get("admin") is False and sorted(second_access.get("projectIds") or []) == ["p1"],
+    check(first_access.get("admin") is True, "ACCESS-5", "the first read sees the policy in force when the call "
+          "began (admin true)", reads, scenario)
+    check(second_access.get("admin") is False and "p2" not in (second_access.get("projectIds") or []),
           "ACCESS-5", "the read after the policy changed (and after the wait) sees the change: admin false, "
-          "projectIds ['p1']", reads, scenario)
+          "p2 no longer in projectIds", reads, scenario)
     check(first_identity.get("owner") is True and second_identity.get("owner") is False
           and second_identity.get("admin") is False, "ACCESS-5",
           "currentIdentity() read after the change has lost owner and admin", reads, scenario)

@@ -24,8 +24,8 @@ SMALL = 300
 FACTOR = 10
 #: Per-tool time may grow this much from SMALL to FACTOR * SMALL tools before it is a failure.
 LIMIT = 4.0
-ROUNDS = 3
-LATER_RUNS = 3
+ROUNDS = 5
+LATER_RUNS = 10
 TOOLS_PER_PLUGIN = 100
 
 _EXTERNAL_SCHEMA = {

@@ -8,6 +8,7 @@ from reference_host.session import Session
 from tests.mutants._access_support import mutant_host
 
 RULE = "ACCESS-5"
+# Access fixed at the first read is stale for every check that changes the policy afterwards.
 ALSO = ("ACCESS-1", "ACCESS-2", "ACCESS-6", "ACCESS-8")
 
 

@@ -10,7 +10,9 @@ from reference_host.session import Session
 from tests.mutants._access_support import mutant_host
 
 RULE = "DELEG-1"
-ALSO = ("DELEG-3", "PLANFILE-6")
+# A child that is not read-only is let write (the PLANFILE-5 child rows, DELEG-3) and run
+# destructive commands (PLANFILE-6).
+ALSO = ("DELEG-3", "PLANFILE-5", "PLANFILE-6")
 
 
 class ForgetfulSession(Session):

@@ -10,6 +10,9 @@ from reference_host.sandbox import Components, Sandbox, SandboxRefusal
 from tests.mutants._access_support import mutant_host
 
 RULE = "PLANFILE-2"
+# Following links on the way breaks every check that plants one: the queued write behind a planted
+# link (ACCESS-6) and the paired executor behind a linked parent (PLANFILE-4).
+ALSO = ("ACCESS-6", "PLANFILE-4")
 _FOLLOW = os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC
 
 
