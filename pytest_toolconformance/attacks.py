@@ -352,14 +352,18 @@ def plant(setup: list[Mapping[str, str]], root: Path) -> None:
 # ---------------------------------------------------------------------------------- verdicts
 
 
-def snapshot(top: Path) -> dict[str, tuple[Any, ...]]:
-    """Every entry under ``top``, links not followed: kind, bytes or link text, link count."""
+def snapshot(top: Path, skip: Path | None = None) -> dict[str, tuple[Any, ...]]:
+    """Every entry under ``top``, links not followed: kind, bytes or link text, link count.
+    ``skip`` leaves one subtree out (the sandbox root, when ``top`` is its parent)."""
     out: dict[str, tuple[Any, ...]] = {}
     if not top.exists():
         return out
     for dirpath, dirnames, filenames in os.walk(top, followlinks=False):
         for name in dirnames + filenames:
             path = Path(dirpath, name)
+            if skip is not None and path == skip:
+                dirnames[:] = [d for d in dirnames if Path(dirpath, d) != skip]
+                continue
             st = path.lstat()
             rel = str(path.relative_to(top))
             if path.is_symlink():

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from pytest_toolconformance.attacks import snapshot
 from reference_host.errors import SandboxError
 from reference_host.sandbox import Sandbox, SandboxAccess, SandboxOp, child_access
 
@@ -329,28 +330,6 @@ ROWS: list[tuple[str, Setup, SandboxOp | Callable[[Path, Path], SandboxOp], Sand
 
 
 # ------------------------------------------------------------------------ snapshots
-
-
-def snapshot(top: Path, skip: Path | None = None) -> dict[str, tuple[object, ...]]:
-    """Every entry under ``top`` (links not followed): type, content or link text, link count."""
-    out: dict[str, tuple[object, ...]] = {}
-    for dirpath, dirnames, filenames in os.walk(top, followlinks=False):
-        for name in dirnames + filenames:
-            path = Path(dirpath, name)
-            if skip is not None and path == skip:
-                dirnames[:] = [d for d in dirnames if Path(dirpath, d) != skip]
-                continue
-            st = path.lstat()
-            rel = str(path.relative_to(top))
-            if path.is_symlink():
-                out[rel] = ("link", os.readlink(path))
-            elif path.is_dir():
-                out[rel] = ("dir",)
-            elif path.is_file():
-                out[rel] = ("file", path.read_bytes(), st.st_nlink)
-            else:
-                out[rel] = ("other", st.st_mode)
-    return out
 
 
 @pytest.fixture
