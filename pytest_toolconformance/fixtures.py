@@ -50,7 +50,15 @@ def toolconformance_adapter(request: pytest.FixtureRequest, toolconformance_sett
 @pytest.fixture
 def toolconformance_host(toolconformance_adapter: Any) -> HostClient:
     """The host under test, reset to a fresh state for this test."""
-    toolconformance_adapter.reset()
+    from .client import HostProtocolError
+    from .wire.errors import WireHostUnusable
+
+    try:
+        toolconformance_adapter.reset()
+    except WireHostUnusable as exc:
+        # Inside a check it is a BaseException so hypothesis stops at once; in fixture setup it must
+        # be an ordinary error, or pytest's fixture bookkeeping trips over it (pytest 9.2).
+        raise HostProtocolError(str(exc)) from exc
     return HostClient(toolconformance_adapter)
 
 
