@@ -1,4 +1,4 @@
-"""Throughput and start-up of the Node bridge (pytest_toolconformance.loaders.node).
+"""Throughput and start-up of the Node bridge (pytest_toolconformance.plugins.loaders.node).
 
 Prints calls per second through one node process (a tool call from the Python execute proxy
 to the JS handler and back) and the median start-up time of a small plugin (spawn node,
@@ -19,7 +19,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from pytest_toolconformance.loaders.node import NodePlugin  # noqa: E402
+from pytest_toolconformance.plugins.loaders.node import NodePlugin  # noqa: E402
 
 PLUGIN = ROOT / "tests" / "plugins" / "js" / "conforming" / "index.mjs"
 

@@ -1,6 +1,6 @@
 """Requests per second over the wire protocol, against the reference host (``python -m reference_host.wire``).
 
-One kit-side :class:`~pytest_toolconformance.wire.client.WireHostAdapter` drives one host process,
+One kit-side :class:`~pytest_toolconformance.host.wire.client.WireHostAdapter` drives one host process,
 one request at a time (the protocol is strictly request/answer), every answer validated against
 its schema as in a real run. Prints, per request kind, requests per second over the wire and in
 process (the same :class:`reference_host.facade.JsonHost` called directly), and the median time to
@@ -23,8 +23,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from pytest_toolconformance.adapters.reference import ReferenceHostAdapter  # noqa: E402
-from pytest_toolconformance.wire.client import WireHostAdapter  # noqa: E402
+from pytest_toolconformance.host.inprocess import ReferenceHostAdapter  # noqa: E402
+from pytest_toolconformance.host.wire.client import WireHostAdapter  # noqa: E402
 
 COMMAND = [sys.executable, "-m", "reference_host.wire"]
 PLUGIN: dict[str, Any] = {

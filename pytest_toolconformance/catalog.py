@@ -18,7 +18,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .rules import Rule, all_rules
+from pytest_toolconformance.rules import Rule, all_rules
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 REPO_ROOT = PACKAGE_DIR.parent
@@ -235,7 +235,7 @@ def scan_mutants(directory: Path, root: Path, coverage: Coverage) -> None:
 
 
 def plugin_suites_dir(root: Path = REPO_ROOT) -> Path:
-    return root / "pytest_toolconformance" / "plugin_suites"
+    return root / "pytest_toolconformance" / "suites" / "plugin"
 
 
 def scan(root: Path = REPO_ROOT) -> Coverage:
@@ -243,7 +243,7 @@ def scan(root: Path = REPO_ROOT) -> Coverage:
     coverage = Coverage()
     scan_scenarios(root / "scenarios", root, coverage)
     package = root / "pytest_toolconformance"
-    scan_python_tests((package / "suites").glob("suite_*.py"), root, coverage, "suite")
+    scan_python_tests((package / "suites" / "host").glob("suite_*.py"), root, coverage, "suite")
     plugin_suites = plugin_suites_dir(root)
     if plugin_suites.is_dir():
         scan_python_tests((p for p in plugin_suites.rglob("*.py") if p.name != "__init__.py"), root, coverage,

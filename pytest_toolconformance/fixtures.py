@@ -15,10 +15,10 @@ from typing import Any
 import pytest
 from faker import Faker
 
-from . import attacks
-from . import settings as settings_module
-from .client import HostClient, Session
-from .hostspec import HostSpecError, load_host
+from pytest_toolconformance import options as settings_module
+from pytest_toolconformance.host.client import HostClient, Session
+from pytest_toolconformance.host.connect import HostSpecError, load_host
+from pytest_toolconformance.suites.host import attacks
 
 IDENTITY_KINDS = ("guest", "member", "admin", "owner", "revoked")
 
@@ -32,7 +32,7 @@ def toolconformance_settings() -> settings_module.Settings:
 @pytest.fixture(scope="session")
 def toolconformance_adapter(request: pytest.FixtureRequest, toolconformance_settings: settings_module.Settings) -> Iterator[Any]:
     """The raw adapter of the host under test, one per run (per xdist worker)."""
-    from .plugin import ADAPTER_KEY
+    from pytest_toolconformance.plugin import ADAPTER_KEY
 
     adapter = request.config.stash.get(ADAPTER_KEY, None)
     if adapter is not None:
@@ -50,8 +50,8 @@ def toolconformance_adapter(request: pytest.FixtureRequest, toolconformance_sett
 @pytest.fixture
 def toolconformance_host(toolconformance_adapter: Any) -> HostClient:
     """The host under test, reset to a fresh state for this test."""
-    from .client import HostProtocolError
-    from .wire.errors import WireHostUnusable
+    from pytest_toolconformance.host.client import HostProtocolError
+    from pytest_toolconformance.host.wire.errors import WireHostUnusable
 
     try:
         toolconformance_adapter.reset()
@@ -153,7 +153,7 @@ class PlanFileSandbox:
     """A Plan turn on a managed Project conversation, its plan path, and the real directory behind it.
 
     ``outside`` is a real directory beside ``root`` (holding ``secret.txt``) that no operation may
-    ever reach; the attack table (:mod:`pytest_toolconformance.attacks`) plants links to it.
+    ever reach; the attack table (:mod:`pytest_toolconformance.suites.host.attacks`) plants links to it.
     """
 
     host: HostClient

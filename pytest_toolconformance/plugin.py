@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from . import settings as settings_module
-from .fixtures import (  # noqa: F401 - fixtures are discovered by name on the plugin module
+from pytest_toolconformance import options as settings_module
+from pytest_toolconformance.fixtures import (  # noqa: F401 - fixtures are discovered by name on the plugin module
     fake_access,
     fake_identity,
     plan_file_sandbox,
@@ -20,12 +20,12 @@ from .fixtures import (  # noqa: F401 - fixtures are discovered by name on the p
     toolconformance_host,
     toolconformance_settings,
 )
-from .hostspec import HostSpecError, load_host
-from .reporting import register_reporting
+from pytest_toolconformance.host.connect import HostSpecError, load_host
+from pytest_toolconformance.report.hooks import register_reporting
 
-SUITES_DIR = Path(__file__).parent / "suites"
+SUITES_DIR = Path(__file__).parent / "suites" / "host"
 # Plugin suites: collected under --toolconformance only when a plugin is given.
-PLUGIN_SUITES_DIR = Path(__file__).parent / "plugin_suites"
+PLUGIN_SUITES_DIR = Path(__file__).parent / "suites" / "plugin"
 MARKER = "toolconformance"
 ADAPTER_KEY = pytest.StashKey[object]()
 
@@ -39,8 +39,7 @@ def pytest_configure(config: pytest.Config) -> None:
         "markers", f"{MARKER}(*rules): a conformance check of the given rule IDs (added by pytest-toolconformance)"
     )
     # Protocol faults are reported as errored, with or without --toolconformance (fixtures work without it).
-    from .wire import outcomes as wire_outcomes
-
+    from pytest_toolconformance.host.wire import outcomes as wire_outcomes
     if not config.pluginmanager.is_registered(wire_outcomes):
         config.pluginmanager.register(wire_outcomes, "toolconformance-wire-outcomes")
     settings = settings_module.read_settings(config)
@@ -56,7 +55,7 @@ def pytest_configure(config: pytest.Config) -> None:
     register_reporting(config, settings, adapter)
     args = [Path(a.split("::")[0]).resolve() for a in config.args]
     if settings.plugins:
-        from .plugin_suites import configure as configure_plugin_suites
+        from pytest_toolconformance.suites.plugin import configure as configure_plugin_suites
 
         configure_plugin_suites(config, settings)
     # Naming one of the kit's suite folders (or a module in it) runs just that; otherwise all of them.

@@ -13,7 +13,7 @@ from pytest_toolconformance.rules import all_rules, rules_text
 
 REPO = Path(__file__).resolve().parent.parent
 PLUGIN_SUITES_PENDING = (
-    "plugin-bound rules are checked by pytest_toolconformance/plugin_suites/, which the plugin-suites work "
+    "plugin-bound rules are checked by pytest_toolconformance/suites/plugin/, which the plugin-suites work "
     "is creating; until that folder exists those rules count as missing"
 )
 
@@ -47,7 +47,7 @@ def test_every_plugin_rule_has_a_test() -> None:
     checked = _checked(coverage, {"scenario", "suite", "plugin-suite"})
     missing = [r.id for r in all_rules().values() if r.binds == "plugin" and r.id not in checked]
     assert not missing, (f"plugin rules of RULES.md with no scenario, suite or plugin suite test "
-                         f"(pytest_toolconformance/plugin_suites/): {missing}")
+                         f"(pytest_toolconformance/suites/plugin/): {missing}")
 
 
 def test_no_test_or_mutant_names_an_unknown_rule() -> None:
@@ -96,7 +96,7 @@ def fake_repo(tmp_path: Path) -> Path:
     (tmp_path / "scenarios" / "cap").mkdir(parents=True)
     (tmp_path / "scenarios" / "cap" / "x.json").write_text(json.dumps(
         {"family": "CAP", "cases": [{"id": "cap/one", "rules": ["CAP-1"]}, {"id": "cap/bad", "rules": ["CAP-99"]}]}))
-    suites = tmp_path / "pytest_toolconformance" / "suites"
+    suites = tmp_path / "pytest_toolconformance" / "suites" / "host"
     suites.mkdir(parents=True)
     (suites / "suite_demo.py").write_text(SUITE)
     (suites / "helpers.py").write_text(SUITE.replace("EXT-1", "EXT-2"))  # not a suite_*.py: not scanned
@@ -118,7 +118,7 @@ def test_scan_finds_scenarios_suite_markers_and_mutants(fake_repo: Path) -> None
     assert "EXT-2" not in names
     assert coverage.mutants == {"CAP-1": ["tests/mutants/cap_1_x.py"]}
     unknown = catalog.unknown_rule_names(coverage)
-    assert unknown == [("pytest_toolconformance/suites/suite_demo.py", "NOPE-9"), ("scenarios/cap/x.json", "CAP-99")]
+    assert unknown == [("pytest_toolconformance/suites/host/suite_demo.py", "NOPE-9"), ("scenarios/cap/x.json", "CAP-99")]
 
 
 def test_plugin_suites_count_when_present(fake_repo: Path) -> None:

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from pytest_toolconformance.deviations import Deviation, DeviationsError, load_deviations
+from pytest_toolconformance.report.deviations import Deviation, DeviationsError, load_deviations
 
 REPO = Path(__file__).resolve().parent.parent
 CAP1_MUTANT = "tests.mutants.cap_1_uncapped_description:factory"

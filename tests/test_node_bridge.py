@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from pytest_toolconformance.loaders import load_plugin
-from pytest_toolconformance.loaders.node import NodePlugin, PluginExitError, PluginTimeoutError, PluginToolError
+from pytest_toolconformance.plugins.loaders import load_plugin
+from pytest_toolconformance.plugins.loaders.node import NodePlugin, PluginExitError, PluginTimeoutError, PluginToolError
 from reference_host import is_transport_failure
 from reference_host.errors import PluginLoadError, RegistrationError
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from pytest_toolconformance.loaders import LoadedPlugin, NodePlugin, load_plugin, load_python_plugin
+from pytest_toolconformance.plugins.loaders import LoadedPlugin, NodePlugin, load_plugin, load_python_plugin
 from reference_host.errors import PluginLoadError
 
 PLUGINS = Path(__file__).resolve().parent / "plugins"

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from pytest_toolconformance.plugin_suites import PLUGIN_SUITES_DIR
+from pytest_toolconformance.suites.plugin import PLUGIN_SUITES_DIR
 
 PLUGINS = Path(__file__).resolve().parent / "plugins"
 JS, PY, TS = PLUGINS / "js", PLUGINS / "python", PLUGINS / "ts"

@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 
 from pytest_toolconformance import strategies as tcs
-from pytest_toolconformance.adapters.reference import ReferenceHostAdapter
-from pytest_toolconformance.client import HostClient
+from pytest_toolconformance.host.client import HostClient
+from pytest_toolconformance.host.inprocess import ReferenceHostAdapter
 
 
 def _strings(value: Any) -> list[str]:

@@ -10,8 +10,8 @@ from typing import Any
 import jsonschema
 import pytest
 
-from pytest_toolconformance import report as report_mod
-from pytest_toolconformance.report import OutcomeCollector, PhaseFacts, build_report, report_schema, rule_status
+from pytest_toolconformance.report import model as report_mod
+from pytest_toolconformance.report.model import OutcomeCollector, PhaseFacts, build_report, report_schema, rule_status
 from pytest_toolconformance.rules import all_rules
 
 REPO = Path(__file__).resolve().parent.parent
@@ -151,7 +151,7 @@ def test_fake_pass_and_skip_b():
 
 @mark("REASON-3")
 def test_fake_protocol_fault():
-    from pytest_toolconformance.client import HostProtocolError
+    from pytest_toolconformance.host.client import HostProtocolError
     raise HostProtocolError("host answered compose() with list, not an object")
 
 @mark("REASON-3")

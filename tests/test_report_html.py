@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from pytest_toolconformance.html_report import COLOURS, render_html
+from pytest_toolconformance.report.html import COLOURS, render_html
 from pytest_toolconformance.rules import all_rules
 
 REPO = Path(__file__).resolve().parent.parent

@@ -14,9 +14,9 @@ import pytest
 from syrupy.assertion import SnapshotAssertion
 from syrupy.extensions.json import JSONSnapshotExtension
 
-from pytest_toolconformance.adapters.reference import ReferenceHostAdapter
-from pytest_toolconformance.client import HostClient
-from pytest_toolconformance.scripted import plugin, tool
+from pytest_toolconformance.host.client import HostClient
+from pytest_toolconformance.host.inprocess import ReferenceHostAdapter
+from pytest_toolconformance.host.scripted import plugin, tool
 
 VALUE = {"type": "object", "required": ["value"], "properties": {"value": {"type": "string", "description": "Text."}}}
 

@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pytest_toolconformance import strategies as tcs
-from pytest_toolconformance.scripted import validate_plugin
+from pytest_toolconformance.host.scripted import validate_plugin
 from reference_host import Host, ScriptedPlugin
 from reference_host.manifest import parse_manifest
 from reference_host.schemas import cap_utf8, flat_object_problem, json_bytes

@@ -16,7 +16,7 @@ from pathlib import Path
 import hypothesis.strategies  # noqa: F401
 import pytest
 
-from pytest_toolconformance.wire.outcomes import is_errored
+from pytest_toolconformance.host.wire.outcomes import is_errored
 
 HOSTS = Path(__file__).parent / "wire_hosts"
 TIMEOUT = 1.0

@@ -16,12 +16,12 @@ from typing import Any
 import jsonschema
 import pytest
 
-from pytest_toolconformance.adapter import CAPABILITIES
-from pytest_toolconformance.adapters.reference import ReferenceHostAdapter
-from pytest_toolconformance.hostspec import HostSpecError, load_host
-from pytest_toolconformance.wire import protocol
-from pytest_toolconformance.wire.client import WireHostAdapter, WireHostUnusable, WireHostWarning
-from pytest_toolconformance.wire.errors import WireProtocolError
+from pytest_toolconformance.host.connect import HostSpecError, load_host
+from pytest_toolconformance.host.contract import CAPABILITIES
+from pytest_toolconformance.host.inprocess import ReferenceHostAdapter
+from pytest_toolconformance.host.wire import protocol
+from pytest_toolconformance.host.wire.client import WireHostAdapter, WireHostUnusable, WireHostWarning
+from pytest_toolconformance.host.wire.errors import WireProtocolError
 from reference_host import facade
 
 HOSTS = Path(__file__).parent / "wire_hosts"
@@ -357,8 +357,8 @@ def test_internal_errors_are_protocol_faults_and_contract_errors_are_answers(tmp
 def test_protocol_faults_are_errors_and_broken_rules_are_failures(pytester: pytest.Pytester) -> None:
     pytester.makepyfile(test_outcomes="""
         import pytest
-        from pytest_toolconformance.client import ConformanceFailure
-        from pytest_toolconformance.wire.errors import WireProtocolError
+        from pytest_toolconformance.host.client import ConformanceFailure
+        from pytest_toolconformance.host.wire.errors import WireProtocolError
 
         def test_protocol_fault():
             raise WireProtocolError("my-host", "wrong-seq", "the answer carries seq 4", method="compose", seq=3,

@@ -8,8 +8,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from pytest_toolconformance.wire import protocol
-from pytest_toolconformance.wire.client import WireHostAdapter
+from pytest_toolconformance.host.wire import protocol
+from pytest_toolconformance.host.wire.client import WireHostAdapter
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "wire-protocol.md"
 DOC_ROOT = "/tmp/wirework/sbx"

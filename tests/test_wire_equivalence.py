@@ -10,7 +10,7 @@ import sys
 import hypothesis.strategies  # noqa: F401
 import pytest
 
-from pytest_toolconformance.wire.outcomes import is_errored
+from pytest_toolconformance.host.wire.outcomes import is_errored
 
 WIRE = "exec:" + shlex.join([sys.executable, "-m", "reference_host.wire"])
 

@@ -15,8 +15,8 @@ from pathlib import Path
 import hypothesis.strategies  # noqa: F401
 import pytest
 
-from pytest_toolconformance.adapter import CAPABILITIES
-from pytest_toolconformance.wire.client import WireHostAdapter
+from pytest_toolconformance.host.contract import CAPABILITIES
+from pytest_toolconformance.host.wire.client import WireHostAdapter
 
 HOST = Path(__file__).parent / "wire_hosts" / "minimal_host.mjs"
 _REASON = re.compile(r"host 'minimal-node-host' does not declare capability (.+)$")

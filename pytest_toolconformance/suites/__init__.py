@@ -1,1 +1,0 @@
-"""The conformance suites. Collected only under ``--toolconformance``; modules are ``suite_*.py``."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pytest_toolconformance.adapters.reference import ReferenceHostAdapter
+from pytest_toolconformance.host.inprocess import ReferenceHostAdapter
 from reference_host import Host
 from reference_host.sandbox import FileTools, Sandbox
 from reference_host.session import Session

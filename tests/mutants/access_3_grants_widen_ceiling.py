@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pytest_toolconformance.adapters.reference import ReferenceHostAdapter
+from pytest_toolconformance.host.inprocess import ReferenceHostAdapter
 from reference_host.access import AccessDescriptor, Ceiling
 from reference_host.session import Session
 from tests.mutants._access_support import mutant_host

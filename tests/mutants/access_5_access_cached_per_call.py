@@ -3,7 +3,7 @@ the handler (or across its asynchronous wait) is not seen."""
 
 from __future__ import annotations
 
-from pytest_toolconformance.adapters.reference import ReferenceHostAdapter
+from pytest_toolconformance.host.inprocess import ReferenceHostAdapter
 from reference_host.access import AccessDescriptor
 from reference_host.context import active_call
 from reference_host.session import Session

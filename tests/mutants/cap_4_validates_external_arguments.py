@@ -6,7 +6,7 @@ from typing import Any
 
 import jsonschema
 
-from pytest_toolconformance.adapters.reference import ReferenceHostAdapter
+from pytest_toolconformance.host.inprocess import ReferenceHostAdapter
 from reference_host.composition import advertised_definition
 from reference_host.session import Session
 from tests.mutants._composition_support import sessions_mutant

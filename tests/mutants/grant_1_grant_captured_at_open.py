@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pytest_toolconformance.adapters.reference import ReferenceHostAdapter
+from pytest_toolconformance.host.inprocess import ReferenceHostAdapter
 from reference_host import Host
 from reference_host.registry import CORE_PLUGIN
 from reference_host.session import CallOutcome, Session

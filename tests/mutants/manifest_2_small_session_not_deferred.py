@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from pytest_toolconformance.adapters.reference import ReferenceHostAdapter
+from pytest_toolconformance.host.inprocess import ReferenceHostAdapter
 from reference_host.composition import SessionView, in_scope
 from reference_host.registry import CORE_PLUGIN
 from reference_host.session import Session

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from pytest_toolconformance.adapters.reference import ReferenceHostAdapter
+from pytest_toolconformance.host.inprocess import ReferenceHostAdapter
 from reference_host import Host
 from reference_host.session import Session, SessionSpec
 from tests.mutants._access_support import mutant_host

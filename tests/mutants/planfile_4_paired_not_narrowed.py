@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from pytest_toolconformance.adapters.reference import ReferenceHostAdapter
+from pytest_toolconformance.host.inprocess import ReferenceHostAdapter
 from reference_host.sandbox import Rewrite, Sandbox, SandboxAccess, SandboxOp, SandboxResult
 from tests.mutants._access_support import mutant_host
 

@@ -6,7 +6,7 @@ import copy
 from collections.abc import Mapping
 from typing import Any
 
-from pytest_toolconformance.adapters.reference import ReferenceHostAdapter
+from pytest_toolconformance.host.inprocess import ReferenceHostAdapter
 from reference_host.schemas import REASON_EXCLUDED
 from reference_host.session import CallOutcome, Session
 from tests.mutants._calls_support import session_mutant

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from pytest_toolconformance.adapters.reference import ReferenceHostAdapter
+from pytest_toolconformance.host.inprocess import ReferenceHostAdapter
 from reference_host import Host
 
 RULE = "RO-2"

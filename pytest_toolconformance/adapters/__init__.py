@@ -1,1 +1,0 @@
-"""Host adapters and the loader for ``--toolconformance-host``."""

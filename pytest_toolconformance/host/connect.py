@@ -1,0 +1,74 @@
+"""Turning ``--toolconformance-host=SPEC`` into an adapter, with one-line usage errors."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+DEFAULT_HOST = "pytest_toolconformance.host.inprocess:factory"
+ADAPTER_METHODS = (
+    "info", "reset", "install_plugin", "set_policy", "open_session", "compose", "call", "queue_call",
+    "run_queued", "current_access", "current_identity", "delegate", "sandbox", "close",
+)
+
+
+class HostSpecError(Exception):
+    """A ``--toolconformance-host`` value that cannot give an adapter; the message is one line."""
+
+
+def load_host(spec: str, *, search_paths: Sequence[Path] = (), timeout: float = 10.0) -> Any:
+    """Build the adapter that ``spec`` names: ``module:factory`` or ``exec:COMMAND``."""
+    spec = (spec or DEFAULT_HOST).strip()
+    if spec.startswith("exec:"):
+        command = spec[len("exec:"):].strip()
+        if not command:
+            raise HostSpecError("--toolconformance-host=exec: needs a command, e.g. exec:python -m reference_host.wire")
+        try:
+            from pytest_toolconformance.host.wire.client import WireHostAdapter
+        except ImportError:
+            raise HostSpecError(
+                f"--toolconformance-host={spec!r}: hosts over the wire protocol are not supported yet "
+                "in this version; use a module:factory Python adapter"
+            ) from None
+        return WireHostAdapter(command, timeout=timeout)
+    module_name, sep, attr = spec.partition(":")
+    if not sep or not module_name or not attr:
+        raise HostSpecError(
+            f"--toolconformance-host={spec!r} is not of the form module:factory or exec:COMMAND"
+        )
+    added = [str(p) for p in search_paths if str(p) not in sys.path]
+    sys.path[:0] = added
+    try:
+        try:
+            module = importlib.import_module(module_name)
+        except ModuleNotFoundError as exc:
+            raise HostSpecError(
+                f"--toolconformance-host={spec!r}: no module named {exc.name!r} (is it importable from here?)"
+            ) from None
+        except Exception as exc:  # noqa: BLE001 - a broken adapter module is the user's error, said in one line
+            raise HostSpecError(
+                f"--toolconformance-host={spec!r}: importing {module_name!r} failed: {type(exc).__name__}: {exc}"
+            ) from None
+    finally:
+        for path in added:
+            if path in sys.path:
+                sys.path.remove(path)
+    factory = getattr(module, attr, None)
+    if factory is None:
+        raise HostSpecError(f"--toolconformance-host={spec!r}: module {module_name!r} has no attribute {attr!r}")
+    if not callable(factory):
+        raise HostSpecError(f"--toolconformance-host={spec!r}: {attr!r} is not callable; name a factory function")
+    try:
+        adapter = factory()
+    except Exception as exc:  # noqa: BLE001
+        raise HostSpecError(f"--toolconformance-host={spec!r}: calling {attr}() failed: {type(exc).__name__}: {exc}") from None
+    missing = [m for m in ADAPTER_METHODS if not callable(getattr(adapter, m, None))]
+    if missing:
+        raise HostSpecError(
+            f"--toolconformance-host={spec!r}: {attr}() returned {type(adapter).__name__}, not a host adapter "
+            f"(missing {', '.join(missing)}); see docs/host-implementers.md"
+        )
+    return adapter

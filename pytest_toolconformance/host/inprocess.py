@@ -1,0 +1,33 @@
+"""The reference host behind the adapter contract: the kit's default subject.
+
+The contract methods live in :class:`reference_host.facade.JsonHost`, which the wire server
+(``python -m reference_host.wire``) serves too; this adapter only declares the kit's capability
+names, so an in-process run and a run over the wire check the very same code.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pytest_toolconformance.host.contract import CAPABILITIES, JSON
+from reference_host.facade import JsonHost
+from reference_host.facade import as_error as _as_error  # noqa: F401 - kept for adapters written against it
+from reference_host.facade import error_kind as _kind  # noqa: F401
+
+
+class ReferenceHostAdapter(JsonHost):
+    """Adapter over :class:`reference_host.Host`. ``host_factory`` lets a wrapper (a mutant, say)
+    substitute a subclass of the host; ``.host`` is the host in use."""
+
+    def __init__(self, *, call_timeout: float = 10.0, host_factory: Any = None) -> None:
+        super().__init__(call_timeout=call_timeout, host_factory=host_factory)
+
+    def info(self) -> JSON:
+        answer = super().info()
+        answer["capabilities"] = sorted(CAPABILITIES)
+        return answer
+
+
+def factory() -> ReferenceHostAdapter:
+    """``--toolconformance-host=pytest_toolconformance.host.inprocess:factory`` (the default)."""
+    return ReferenceHostAdapter()

@@ -1,0 +1,70 @@
+"""Builders for scripted plugins: test plugins described as data (see docs/adapter-contract.md).
+
+A scripted tool's ``handler`` is a list of steps the host's interpreter runs in order:
+``text``, ``details``, ``echo``, ``mutate``, ``throw``, ``throw_transport``, ``sleep``, ``hang``,
+``identity``, ``access``, ``account``, ``policy``, ``transport_probe``, ``raw``, ``image``.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from importlib import resources
+from typing import Any
+
+import jsonschema
+
+from pytest_toolconformance.host.contract import JSON
+
+
+def flat_schema(required: dict[str, str] | None = None, optional: dict[str, str] | None = None) -> JSON:
+    """A flat object schema from ``{name: json type}`` maps."""
+    properties = {k: {"type": v} for k, v in {**(required or {}), **(optional or {})}.items()}
+    schema: JSON = {"type": "object", "properties": properties}
+    if required:
+        schema["required"] = list(required)
+    return schema
+
+
+def tool(
+    name: str,
+    *,
+    parameters: JSON | None = None,
+    handler: list[JSON] | None = None,
+    description: str | None = None,
+    label: str | None = None,
+    **options: Any,
+) -> JSON:
+    """A scripted tool. ``options`` are registration options by their JSON names (``external``,
+    ``ownerUserId``, ``projectId``, ``platform``); leave one out to omit it."""
+    spec: JSON = {
+        "name": name,
+        "label": label or name,
+        "description": description if description is not None else f"Scripted tool {name}.",
+        "parameters": parameters if parameters is not None else flat_schema(),
+        "handler": handler if handler is not None else [{"op": "text", "text": f"{name} ran"}],
+    }
+    if options:
+        spec["options"] = options
+    return spec
+
+
+def plugin(name: str, tools: list[JSON], *, manifest: JSON | None = None, register: list[JSON] | None = None) -> JSON:
+    """A scripted plugin document."""
+    doc: JSON = {"name": name, "tools": tools}
+    if manifest is not None:
+        doc["manifest"] = {"name": name, **manifest}
+    if register:
+        doc["register"] = register
+    validate_plugin(doc)
+    return doc
+
+
+@cache
+def plugin_schema() -> JSON:
+    return json.loads(resources.files(__package__).joinpath("scripted-plugin.schema.json").read_text("utf-8"))
+
+
+def validate_plugin(doc: JSON) -> None:
+    """Raise :class:`jsonschema.ValidationError` if ``doc`` is not a scripted plugin."""
+    jsonschema.Draft202012Validator(plugin_schema()).validate(doc)

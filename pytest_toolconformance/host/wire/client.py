@@ -1,0 +1,543 @@
+"""The kit's side of the wire protocol: a host adapter that drives a host process over JSON lines.
+
+``--toolconformance-host="exec:COMMAND"`` gives a :class:`WireHostAdapter`. It starts COMMAND,
+handshakes (``hello``), then turns every adapter contract call into one request and its answer.
+Every answer is checked against the message schemas; anything the protocol does not allow raises
+:class:`WireProtocolError`, which the kit reports as *errored*, never as a broken rule.
+
+It is always bounded: each request has a deadline (``timeout``); a host that hangs is killed at it,
+a host that exits is noticed at once, and either is restarted (its state since the last ``reset``
+replayed) at most ``max_restarts`` times in a run, after which every request fails fast with the
+last fault and the host's stderr tail.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import select
+import shlex
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import warnings
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import IO, Any, NoReturn
+
+from pytest_toolconformance import __version__
+from pytest_toolconformance.host.connect import HostSpecError
+from pytest_toolconformance.host.contract import CAPABILITIES, JSON
+from pytest_toolconformance.host.wire import protocol
+from pytest_toolconformance.host.wire.errors import WireHostUnusable, WireProtocolError
+
+if sys.platform == "win32":  # pragma: no cover - hosts run in POSIX process groups, read with select on pipes
+    raise ImportError("the wire client needs a POSIX system")
+
+#: A host may write lines up to this long (a large composition is a few MiB at most).
+MAX_LINE = 64 * 1024 * 1024
+_STDERR_TAIL = 4000
+
+
+class WireHostWarning(UserWarning):
+    """Something the kit recovered from (a host that exited between requests and was restarted)."""
+
+
+class _Fatal(Exception):
+    """Internal: the process can no longer be trusted (dead, hung, or its stream out of step)."""
+
+    def __init__(self, fault: str, detail: str, line: bytes | None = None) -> None:
+        super().__init__(detail)
+        self.fault = fault
+        self.detail = detail
+        self.line = line
+
+
+class _Process:
+    """One run of the host command, with bounded reads and writes on its pipes."""
+
+    def __init__(self, argv: Sequence[str], cwd: str | None, env: Mapping[str, str] | None) -> None:
+        self.stderr_file: IO[bytes] = tempfile.TemporaryFile(prefix="toolconformance-wire-stderr-")
+        try:
+            # A session of its own, so a hung host is killed with any children it started.
+            self.popen = subprocess.Popen(
+                list(argv), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.stderr_file,
+                cwd=cwd, env=dict(env) if env is not None else None, bufsize=0, start_new_session=True,
+            )
+        except BaseException:
+            self.stderr_file.close()
+            raise
+        assert self.popen.stdin is not None and self.popen.stdout is not None
+        self.in_fd = self.popen.stdin.fileno()
+        self.out_fd = self.popen.stdout.fileno()
+        os.set_blocking(self.in_fd, False)
+        # poll, not select: no limit on descriptor numbers in a long run with many open files.
+        self._readable = select.poll()
+        self._readable.register(self.out_fd, select.POLLIN)
+        self._writable = select.poll()
+        self._writable.register(self.in_fd, select.POLLOUT)
+        self.buffer = bytearray()
+        self.next_seq = 0
+
+    @property
+    def pid(self) -> int:
+        return self.popen.pid
+
+    def alive(self) -> bool:
+        return self.popen.poll() is None
+
+    def write(self, data: bytes, deadline: float) -> None:
+        view = memoryview(data)
+        while view:
+            try:
+                written = os.write(self.in_fd, view)
+            except BlockingIOError:
+                written = 0
+            except (BrokenPipeError, OSError) as exc:
+                raise _Fatal("exited", f"its stdin is closed ({exc.strerror or exc}); it has exited "
+                                       f"{self._status_text()}") from None
+            view = view[written:]
+            if view:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise _Fatal("write", "it stopped reading its stdin (the request could not be written in time)")
+                self._writable.poll(left * 1000)
+
+    def readline(self, deadline: float) -> bytes:
+        start = 0
+        while True:
+            newline = self.buffer.find(b"\n", start)
+            if newline >= 0:
+                line = bytes(self.buffer[: newline + 1])
+                del self.buffer[: newline + 1]
+                return line
+            if len(self.buffer) > MAX_LINE:
+                raise _Fatal("too-long", f"no newline in the first {MAX_LINE} bytes", bytes(self.buffer[:400]))
+            start = len(self.buffer)
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise _Fatal("timeout", "")
+            if not self._readable.poll(max(1, int(left * 1000 + 0.5))):
+                if deadline - time.monotonic() <= 0:
+                    raise _Fatal("timeout", "")
+                continue
+            chunk = os.read(self.out_fd, 1 << 16)
+            if not chunk:
+                partial = bytes(self.buffer) if self.buffer else None
+                raise _Fatal("exited", f"it closed its stdout {self._status_text(wait=1.0)}", partial)
+            self.buffer += chunk
+
+    def _status_text(self, wait: float = 0.0) -> str:
+        try:
+            code = self.popen.wait(wait) if wait else self.popen.poll()
+        except subprocess.TimeoutExpired:
+            code = None
+        if code is None:
+            return "(still running)"
+        if code < 0:
+            try:
+                return f"(killed by signal {signal.Signals(-code).name})"
+            except ValueError:
+                return f"(killed by signal {-code})"
+        return f"(exit status {code})"
+
+    def kill(self) -> None:
+        if self.popen.poll() is None:
+            try:
+                os.killpg(self.popen.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                self.popen.kill()
+            try:
+                self.popen.wait(5)
+            except subprocess.TimeoutExpired:  # pragma: no cover - SIGKILL is not refused
+                pass
+        self._close_pipes()
+
+    def _close_pipes(self) -> None:
+        for stream in (self.popen.stdin, self.popen.stdout):
+            try:
+                if stream is not None:
+                    stream.close()
+            except OSError:
+                pass
+
+    def stderr_tail(self, limit: int = _STDERR_TAIL) -> str:
+        try:
+            self.stderr_file.flush()
+            size = self.stderr_file.seek(0, os.SEEK_END)
+            self.stderr_file.seek(max(0, size - limit))
+            data = self.stderr_file.read()
+        except (OSError, ValueError):
+            return ""
+        text = data.decode("utf-8", errors="replace")
+        if size > limit:
+            text = "..." + text[text.find("\n") + 1:] if "\n" in text else "..." + text
+        return text
+
+    def dispose(self) -> None:
+        self.kill()
+        try:
+            self.stderr_file.close()
+        except OSError:
+            pass
+
+
+@dataclass(frozen=True)
+class _Logged:
+    """A state-building request since the last reset, as the kit sent it (kit session ids)."""
+
+    method: str
+    params: bytes
+    ok: bool
+    session: str | None  # the kit's id of a session this request created
+
+
+class WireHostAdapter:
+    """A host adapter over the wire protocol. ``command`` is run as given (no shell); ``timeout`` is
+    the deadline of one request in seconds; the handshake also allows for start-up
+    (``startup_timeout``, by default at least 5 s)."""
+
+    def __init__(
+        self,
+        command: str | Sequence[str],
+        *,
+        timeout: float = 10.0,
+        max_restarts: int = 3,
+        startup_timeout: float | None = None,
+        cwd: str | None = None,
+        env: Mapping[str, str] | None = None,
+    ) -> None:
+        if isinstance(command, str):
+            try:
+                argv = shlex.split(command)
+            except ValueError as exc:
+                raise HostSpecError(f"--toolconformance-host=exec:{command}: cannot split the command ({exc})") from None
+            self.command = command
+        else:
+            argv = list(command)
+            self.command = shlex.join(argv)
+        if not argv:
+            raise HostSpecError("--toolconformance-host=exec: needs a command, e.g. exec:python -m reference_host.wire")
+        if shutil.which(argv[0], path=os.environ.get("PATH") if env is None else env.get("PATH")) is None and not (
+            os.sep in argv[0] and os.path.exists(argv[0])
+        ):
+            raise HostSpecError(f"--toolconformance-host=exec:{self.command}: no executable {argv[0]!r} (not on PATH)")
+        self.argv = argv
+        self.timeout = float(timeout)
+        self.startup_timeout = float(startup_timeout) if startup_timeout is not None else max(self.timeout, 5.0)
+        self.max_restarts = max_restarts
+        self.cwd = cwd
+        self.env = env
+        #: Set to a list to record every line both ways as ``("kit" | "host", line)`` (docs, tests).
+        self.transcript: list[tuple[str, bytes]] | None = None
+        self.starts = 0
+        #: Protocol faults met in this run (a hang, a death, a bad answer...): past max_restarts, the
+        #: kit gives up on the host, so a host that is broken for good costs a few timeouts at most.
+        self.faults = 0
+        self._proc: _Process | None = None
+        self._hello: JSON | None = None
+        self._capabilities: frozenset[str] = frozenset()
+        self._last_fault: str | None = None
+        self._last_stderr = ""
+        self._log: list[_Logged] = []
+        #: The kit's session id -> the id the current process knows it by (the same, unless a restart
+        #: replayed the session under a new id).
+        self._to_proc: dict[str, str] = {}
+        self._poisoned: WireProtocolError | None = None
+
+    # -- the adapter contract -------------------------------------------------------------------------
+    def info(self) -> JSON:
+        self._ensure()
+        assert self._hello is not None
+        return {
+            "name": self._hello["name"],
+            "version": self._hello["version"],
+            "capabilities": sorted(self._capabilities),
+            "protocol": self._hello["protocol"],
+            "ignoredCapabilities": sorted(set(self._hello["capabilities"]) - set(CAPABILITIES)),
+        }
+
+    def reset(self) -> None:
+        __tracebackhide__ = True  # the fault is in the message; the kit's frames are noise
+        # The log is emptied first: a host restarted by this reset starts fresh, nothing to replay.
+        self._poisoned = None
+        self._log.clear()
+        self._to_proc.clear()
+        kind, value = self._request("reset", {})
+        if kind == "error":
+            self._raise_soft("internal", f"it refused reset ({value.get('kind')}: {value.get('message')}); "
+                                         "reset cannot be refused", "reset")
+
+    def install_plugin(self, plugin: JSON) -> JSON:
+        return self._contract("install_plugin", {"plugin": plugin})
+
+    def set_policy(self, account: str, changes: JSON) -> JSON:
+        return self._contract("set_policy", {"account": account, "changes": changes})
+
+    def open_session(self, spec: JSON) -> JSON:
+        return self._contract("open_session", {"spec": spec})
+
+    def compose(self, session: str) -> JSON:
+        return self._contract("compose", {"session": session})
+
+    def call(self, session: str, tool: str, arguments: Any, call_id: str | None = None) -> JSON:
+        params: JSON = {"session": session, "tool": tool, "arguments": arguments}
+        if call_id is not None:
+            params["callId"] = call_id
+        return self._contract("call", params)
+
+    def queue_call(self, session: str, tool: str, arguments: Any) -> JSON:
+        return self._contract("queue_call", {"session": session, "tool": tool, "arguments": arguments})
+
+    def run_queued(self, session: str) -> JSON:
+        return self._contract("run_queued", {"session": session})
+
+    def current_access(self, session: str) -> JSON:
+        return self._contract("current_access", {"session": session})
+
+    def current_identity(self, session: str) -> JSON:
+        return self._contract("current_identity", {"session": session})
+
+    def delegate(self, session: str, request: JSON) -> JSON:
+        return self._contract("delegate", {"session": session, "request": request})
+
+    def sandbox(self, session: str, op: JSON) -> JSON:
+        return self._contract("sandbox", {"session": session, "op": op})
+
+    def close(self) -> None:
+        proc, self._proc = self._proc, None
+        if proc is None:
+            return
+        try:
+            if proc.alive():
+                deadline = time.monotonic() + min(self.timeout, 2.0)
+                line = protocol.encode({"seq": proc.next_seq, "method": "stop", "params": {}})
+                proc.write(line, deadline)
+                answer = proc.readline(deadline)
+                if self.transcript is not None:
+                    self.transcript += [("kit", line), ("host", answer)]
+                proc.popen.wait(max(0.0, deadline - time.monotonic()))
+        except (_Fatal, subprocess.TimeoutExpired, OSError):
+            pass  # a host that will not stop politely is killed below; close never fails a run
+        finally:
+            proc.dispose()
+
+    # -- requests ---------------------------------------------------------------------------------------
+    def _contract(self, method: str, params: JSON) -> JSON:
+        __tracebackhide__ = True
+        if self._poisoned is not None:
+            raise WireHostUnusable(self._poisoned)
+        proc = self._ensure(unusable=True)
+        if not protocol.allowed(method, self._capabilities):
+            # Never sent: the host did not declare a capability that covers it.
+            return {"error": {
+                "kind": "unsupported",
+                "message": f"host {self._hello['name'] if self._hello else self.command!r} does not declare "
+                           f"{protocol.needed_capability(method)}, so the kit does not send {method}",
+                "rule": None, "subject": method,
+            }}
+        kind, value = self._request(method, params, proc)
+        if method in protocol.SESSION_RESULT_METHODS and kind == "result":
+            value = dict(value)
+            value["session"] = self._adopt_session(value["session"])
+        if method in protocol.STATE_METHODS:
+            self._log.append(_Logged(method, protocol.encode(params), kind == "result",
+                                     value["session"] if method in protocol.SESSION_RESULT_METHODS and kind == "result" else None))
+        return {"error": value} if kind == "error" else value
+
+    def _adopt_session(self, proc_id: str) -> str:
+        """The kit's id for a session the current process just created (the same id, unless a
+        restart made it clash with one the kit already handed out)."""
+        kit_id = proc_id
+        n = 1
+        while kit_id in self._to_proc and self._to_proc[kit_id] != proc_id:
+            n += 1
+            kit_id = f"{proc_id}~{n}"
+        self._to_proc[kit_id] = proc_id
+        return kit_id
+
+    def _request(self, method: str, params: JSON, proc: _Process | None = None) -> tuple[str, Any]:
+        __tracebackhide__ = True
+        proc = proc or self._ensure(unusable=True)
+        session = params.get("session")
+        if session is not None:
+            proc_id = self._to_proc.get(session, session)
+            if proc_id != session:
+                params = {**params, "session": proc_id}
+        return self._exchange(proc, method, params)
+
+    def _exchange(self, proc: _Process, method: str, params: Any, *, deadline: float | None = None) -> tuple[str, Any]:
+        """Send one request and read its answer; returns ("result" | "error", value)."""
+        __tracebackhide__ = True
+        seq = proc.next_seq
+        proc.next_seq += 1
+        line = protocol.encode({"seq": seq, "method": method, "params": params})
+        if deadline is None:
+            deadline = time.monotonic() + self.timeout
+        if self.transcript is not None:
+            self.transcript.append(("kit", line))
+        try:
+            proc.write(line, deadline)
+            raw = proc.readline(deadline)
+        except _Fatal as exc:
+            if exc.fault == "timeout":
+                wait = self.startup_timeout if method == "hello" else self.timeout
+                exc.detail = f"no answer within {wait:g} s (--toolconformance-timeout); the kit killed it (pid {proc.pid})"
+            self._fatal(proc, exc.fault, exc.detail, method, seq, exc.line)
+        if self.transcript is not None:
+            self.transcript.append(("host", raw))
+        try:
+            answer = json.loads(raw)
+        except ValueError as exc:
+            hint = ""
+            if raw.strip() and raw.lstrip()[:1] not in b"{[":
+                hint = "; stdout carries protocol lines only, write logs to stderr"
+                if method == "hello":
+                    hint += " (this line came before the handshake: the first line must answer the hello)"
+            self._fatal(proc, "not-json", f"{exc}{hint}", method, seq, raw)
+        if not isinstance(answer, dict) or type(answer.get("seq")) is not int or (("result" in answer) == ("error" in answer)):
+            self._fatal(proc, "not-a-response", 'an answer is an object with an integer "seq" and exactly one of '
+                                                '"result" and "error"', method, seq, raw)
+        if answer["seq"] != seq:
+            self._fatal(proc, "wrong-seq", f"the answer carries seq {answer['seq']}, the request was seq {seq}",
+                        method, seq, raw)
+        if "error" in answer:
+            problem = protocol.first_problem("common", "error", answer["error"])
+            if problem:
+                self._raise_soft("schema", f"the error of the answer to {method} breaks "
+                                           f"schemas/common.json#/$defs/error {problem}", method, seq, raw, proc)
+            err = answer["error"]
+            if err["kind"] in protocol.WIRE_ERROR_KINDS:
+                self._raise_soft(err["kind"], f"{err['kind']}: {err['message']}", method, seq, raw, proc)
+            return "error", err
+        problem = protocol.first_problem(method, "result", answer["result"])
+        if problem:
+            self._raise_soft("schema", f"the result of {method} breaks schemas/{method}.json#/$defs/result {problem}",
+                             method, seq, raw, proc)
+        return "result", answer["result"]
+
+    def _fatal(self, proc: _Process, fault: str, detail: str, method: str, seq: int, line: bytes | None = None) -> Any:
+        """The process is dead or out of step: kill it (the next request restarts it) and raise."""
+        __tracebackhide__ = True
+        proc.kill()
+        stderr = proc.stderr_tail()
+        if self._proc is proc:
+            self._proc = None
+        proc.dispose()
+        self._last_stderr = stderr
+        self._throw(WireProtocolError(self.command, fault, detail, method=method, seq=seq, line=line, stderr=stderr))
+
+    def _raise_soft(self, fault: str, detail: str, method: str, seq: int | None = None, line: bytes | None = None,
+                    proc: _Process | None = None) -> Any:
+        """A bad answer on a stream still in step: the process stays, the request errors."""
+        __tracebackhide__ = True
+        stderr = proc.stderr_tail() if proc is not None else ""
+        self._throw(WireProtocolError(self.command, fault, detail, method=method, seq=seq, line=line, stderr=stderr))
+
+    def _throw(self, error: WireProtocolError, *, count: bool = True) -> NoReturn:
+        """Raise a fault, and refuse the requests that follow until the next reset
+        (:class:`WireHostUnusable`): the host's state is unknown now, and a check that went on
+        would check nothing."""
+        __tracebackhide__ = True
+        self._last_fault = error.summary
+        self._poisoned = error
+        self.faults += count
+        raise error from None
+
+    # -- starting, restarting, replaying ----------------------------------------------------------------
+    def _ensure(self, *, unusable: bool = False) -> _Process:
+        """The running host process, started (and its state replayed) if need be. ``unusable``: a
+        kit that gave up says so with :class:`WireHostUnusable`, which ends a check at once."""
+        __tracebackhide__ = True
+        if self.faults > self.max_restarts:
+            self._give_up(unusable)
+        proc = self._proc
+        if proc is not None:
+            if proc.alive():
+                return proc
+            status = proc._status_text()
+            self._last_stderr = proc.stderr_tail()
+            self._last_fault = f"exited between requests {status}"
+            self.faults += 1
+            proc.dispose()
+            self._proc = None
+            if self.faults > self.max_restarts:
+                self._give_up(unusable)
+            warnings.warn(WireHostWarning(f"wire host {self.command!r} {self._last_fault}; restarting it and "
+                                          f"replaying {len(self._log)} requests"),
+                          stacklevel=3)
+        self.starts += 1
+        try:
+            proc = _Process(self.argv, self.cwd, self.env)
+        except OSError as exc:
+            self._throw(WireProtocolError(self.command, "start", f"{type(exc).__name__}: {exc}"))
+        try:
+            self._handshake(proc)
+        except BaseException:
+            proc.dispose()
+            raise
+        self._proc = proc
+        if self._log:
+            self._replay(proc)
+        return proc
+
+    def _give_up(self, unusable: bool) -> NoReturn:
+        __tracebackhide__ = True
+        error = WireProtocolError(
+            self.command, "gave-up",
+            f"it met {self.faults} protocol faults in this run (the kit restarts a host at most "
+            f"{self.max_restarts} times); every further request errors at once. "
+            f"Last fault: {self._last_fault or 'none recorded'}",
+            stderr=self._last_stderr,
+        )
+        if unusable:
+            raise WireHostUnusable(error, "nothing was sent") from None
+        raise error
+
+    def _handshake(self, proc: _Process) -> None:
+        __tracebackhide__ = True
+        params = {"protocol": protocol.PROTOCOL_VERSION, "kit": __version__, "timeout": self.timeout}
+        kind, value = self._exchange(proc, "hello", params, deadline=time.monotonic() + self.startup_timeout)
+        if kind == "error":
+            self._fatal(proc, "handshake", f"it refused the hello ({value.get('kind')}: {value.get('message')})", "hello", 0)
+        if value["protocol"] != protocol.PROTOCOL_VERSION:
+            self._fatal(proc, "version", f"it answered protocol {value['protocol']}; this kit speaks protocol "
+                                         f"{protocol.PROTOCOL_VERSION} only (see docs/wire-protocol.md, versioning)",
+                        "hello", 0)
+        declared = frozenset(c for c in value["capabilities"] if c in CAPABILITIES)
+        if self._hello is not None and (self._hello["name"], self._capabilities) != (value["name"], declared):
+            self._fatal(proc, "handshake", f"after a restart it described itself differently: {value['name']!r} "
+                                           f"{sorted(declared)}, before {self._hello['name']!r} "
+                                           f"{sorted(self._capabilities)}", "hello", 0)
+        self._hello = dict(value)
+        self._capabilities = declared
+
+    def _replay(self, proc: _Process) -> None:
+        """Bring a restarted host back to the state the kit built since the last reset."""
+        __tracebackhide__ = True
+        to_proc: dict[str, str] = {}
+        for index, entry in enumerate(self._log, start=1):
+            params = json.loads(entry.params)
+            session = params.get("session")
+            if session is not None:
+                params["session"] = to_proc.get(session, session)
+            try:
+                kind, value = self._exchange(proc, entry.method, params)
+            except WireProtocolError as exc:
+                self._throw(WireProtocolError(self.command, "replay", f"replaying request {index} of "
+                                              f"{len(self._log)} failed: {exc.summary}", method=entry.method,
+                                              stderr=exc.stderr), count=False)
+            if (kind == "result") != entry.ok:
+                self._raise_soft("replay", f"replaying request {index} of {len(self._log)} ({entry.method}) gave "
+                                           f"{'a result' if kind == 'result' else 'an error'} this time, "
+                                           f"not {'a result' if entry.ok else 'an error'}: {json.dumps(value)[:300]}",
+                                 entry.method, proc=proc)
+            if entry.session is not None:
+                to_proc[entry.session] = value["session"]
+        self._to_proc = to_proc
+
+
+__all__ = ["WireHostAdapter", "WireHostUnusable", "WireHostWarning", "WireProtocolError"]

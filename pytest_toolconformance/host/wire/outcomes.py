@@ -1,0 +1,67 @@
+"""Errored, not failed: a host that breaks the protocol has not broken a rule.
+
+pytest reports an exception raised in a test body as *failed*, whatever its type. A
+:class:`~pytest_toolconformance.host.client.HostProtocolError` (a :class:`WireProtocolError`, or an
+in-process adapter answering a non-object) means the host could not be checked at all, and so does
+a :class:`~.errors.WireHostUnusable` (a request refused after such a fault), so these
+hooks turn such a call-phase failure into an *error*: "E" in the progress line, "ERROR at call of"
+in the summary, counted among the errors, and a junit property ``toolconformance_errored``
+carrying the message. Faults in fixture setup (the ``toolconformance_host`` fixture resets the
+host, and a dead host fails there) are errors already.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+from typing import Any
+
+import pytest
+
+from pytest_toolconformance.host.client import HostProtocolError
+from pytest_toolconformance.host.wire.errors import WireHostUnusable
+
+#: The report attribute that marks a converted failure; it survives xdist's report serialization.
+ATTRIBUTE = "toolconformance_errored"
+
+
+def _protocol_error(exc: BaseException | None, seen: set[int] | None = None) -> BaseException | None:
+    """The protocol fault behind ``exc``: itself, one in an exception group, or one it was raised
+    from or while handling (hypothesis, say, reports a fault as a flaky test)."""
+    seen = set() if seen is None else seen
+    if exc is None or id(exc) in seen:
+        return None
+    seen.add(id(exc))
+    if isinstance(exc, (HostProtocolError, WireHostUnusable)):
+        return exc
+    if isinstance(exc, BaseExceptionGroup):
+        for inner in exc.exceptions:
+            found = _protocol_error(inner, seen)
+            if found is not None:
+                return found
+    return _protocol_error(exc.__cause__, seen) or _protocol_error(exc.__context__, seen)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Generator[None, Any, Any]:
+    report = yield
+    if call.when == "call" and report.failed and call.excinfo is not None:
+        found = _protocol_error(call.excinfo.value)
+        if found is not None:
+            message = str(found)
+            setattr(report, ATTRIBUTE, message)
+            # junitxml writes the properties of the teardown report, which copies the item's.
+            item.user_properties.append((ATTRIBUTE, message.splitlines()[0]))
+            report.user_properties.append((ATTRIBUTE, message.splitlines()[0]))
+    return report
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_report_teststatus(report: pytest.TestReport, config: pytest.Config) -> tuple[str, str, str] | None:
+    if report.when == "call" and report.failed and getattr(report, ATTRIBUTE, None):
+        return "error", "E", "ERROR"
+    return None
+
+
+def is_errored(report: Any) -> bool:
+    """Whether a report is an error: a setup/teardown failure, or a call converted here."""
+    return bool(report.failed and (getattr(report, "when", "call") != "call" or getattr(report, ATTRIBUTE, None)))

@@ -1,0 +1,138 @@
+"""The wire protocol's vocabulary: version, methods, which capability covers which method, schemas.
+
+One JSON object per line in each direction (UTF-8, ``\\n``-terminated). The kit writes requests
+``{"seq", "method", "params"}`` to the host's stdin; the host writes one answer per request to its
+stdout, ``{"seq", "result"}`` or ``{"seq", "error": {"kind", "message", ...}}``, in order. The
+message schemas are the JSON files beside this module (``schemas/<method>.json``, shared shapes in
+``schemas/common.json``); docs/wire-protocol.md is the prose.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from functools import cache
+from pathlib import Path
+from typing import Any
+from urllib.parse import urljoin
+
+import jsonschema
+from referencing import Registry, Resource
+
+from pytest_toolconformance.host.contract import CAPABILITIES, ERROR_KINDS
+
+#: The protocol version this kit speaks. A host answers the hello with the version it will speak;
+#: a host that cannot speak this one is reported, never guessed at.
+PROTOCOL_VERSION = 1
+
+SCHEMAS_DIR = Path(__file__).with_name("schemas")
+
+#: Requests that mirror the adapter contract, in contract order; ``hello`` and ``stop`` frame them.
+CONTRACT_METHODS: tuple[str, ...] = (
+    "reset", "install_plugin", "set_policy", "open_session", "compose", "call", "queue_call", "run_queued",
+    "current_access", "current_identity", "delegate", "sandbox",
+)
+METHODS: tuple[str, ...] = ("hello", *CONTRACT_METHODS, "stop")
+
+_SESSIONS = frozenset(CAPABILITIES) - {"registration"}
+
+#: Which declared capabilities let the kit send a method: any one of them will do. A method missing
+#: here (hello, reset, stop) is always sent. Sessions, policies and the live access/identity reads
+#: serve every session capability (a "deferral" check opens a session and composes it), so they are
+#: covered by any capability but "registration"; the rest follow the capability that names them.
+METHOD_CAPABILITIES: dict[str, frozenset[str]] = {
+    "install_plugin": frozenset({"registration"}),
+    "set_policy": _SESSIONS,
+    "open_session": _SESSIONS,
+    "current_access": _SESSIONS,
+    "current_identity": _SESSIONS,
+    "compose": frozenset({"composition", "scoping", "deferral", "diagnostics", "plan-mode"}),
+    "call": frozenset({"calls", "hooks", "plan-mode", "deferral", "scoping", "file-tools", "bash", "policy"}),
+    "queue_call": frozenset({"mutation-queue"}),
+    "run_queued": frozenset({"mutation-queue"}),
+    "delegate": frozenset({"delegation"}),
+    "sandbox": frozenset({"sandbox", "plan-file", "paired-executor", "file-tools"}),
+}
+
+#: Requests that build host state and are replayed, in order, into a restarted host. The pure
+#: reads (compose, current_access, current_identity) are not; reset empties the log.
+STATE_METHODS = frozenset({
+    "install_plugin", "set_policy", "open_session", "call", "queue_call", "run_queued", "delegate", "sandbox",
+})
+
+#: Methods whose result names a new session (mapped across a restart).
+SESSION_RESULT_METHODS = frozenset({"open_session", "delegate"})
+
+#: Error kinds a contract method returns to the suites as ``{"error": ...}``; the wire-only kinds
+#: ``bad-request`` and ``internal`` are protocol faults.
+CONTRACT_ERROR_KINDS = frozenset(ERROR_KINDS)
+WIRE_ERROR_KINDS = frozenset({"bad-request", "internal"})
+
+_BASE = "https://pytest-toolconformance.invalid/wire/1/"
+
+
+@cache
+def schema(name: str) -> dict[str, Any]:
+    """The schema document ``schemas/<name>.json``."""
+    return json.loads((SCHEMAS_DIR / f"{name}.json").read_text("utf-8"))
+
+
+@cache
+def registry() -> Registry:
+    resources = [
+        (f"{_BASE}{path.name}", Resource.from_contents(json.loads(path.read_text("utf-8"))))
+        for path in sorted(SCHEMAS_DIR.glob("*.json"))
+    ]
+    return Registry().with_resources(resources)
+
+
+def _inline(node: Any, base: str) -> Any:
+    """``node`` with every ``$ref`` replaced by what it points at. The schemas are not recursive and
+    use ``$ref`` alone in its object, so this is exact; it makes validating an answer several times
+    faster than resolving references through the registry on every call."""
+    if isinstance(node, list):
+        return [_inline(item, base) for item in node]
+    if not isinstance(node, dict):
+        return node
+    if "$ref" in node:
+        ref = node["$ref"]
+        document = ref.partition("#")[0]
+        return _inline(registry().resolver(base).lookup(ref).contents, urljoin(base, document) if document else base)
+    return {key: _inline(value, base) for key, value in node.items()}
+
+
+@cache
+def validator(name: str, part: str) -> jsonschema.protocols.Validator:
+    """A validator for ``schemas/<name>.json#/$defs/<part>`` (part: params, result, request, response)."""
+    return jsonschema.Draft202012Validator(_inline({"$ref": f"{name}.json#/$defs/{part}"}, _BASE))
+
+
+def first_problem(name: str, part: str, instance: Any) -> str | None:
+    """The first way ``instance`` breaks the schema, as "at /path: message", or None."""
+    check = validator(name, part)
+    if check.is_valid(instance):
+        return None
+    best = jsonschema.exceptions.best_match(check.iter_errors(instance))
+    if best is None:  # pragma: no cover - is_valid said there is one
+        return "invalid"
+    where = "/" + "/".join(str(p) for p in best.absolute_path)
+    return f"at {where}: {best.message[:300]}"
+
+
+def allowed(method: str, capabilities: frozenset[str]) -> bool:
+    """Whether a host declaring ``capabilities`` may be sent ``method``."""
+    needs = METHOD_CAPABILITIES.get(method)
+    return needs is None or bool(needs & capabilities)
+
+
+def needed_capability(method: str) -> str:
+    """The capability names that cover ``method``, for an ``unsupported`` message."""
+    needs = METHOD_CAPABILITIES.get(method) or frozenset()
+    if needs == _SESSIONS:
+        return "any capability but registration"
+    return " or ".join(sorted(needs))
+
+
+def encode(message: Mapping[str, Any]) -> bytes:
+    """One protocol line: compact JSON, UTF-8, non-ASCII unescaped, newline-terminated."""
+    return json.dumps(message, ensure_ascii=False, separators=(",", ":")).encode("utf-8") + b"\n"

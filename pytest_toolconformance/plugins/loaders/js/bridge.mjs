@@ -1,0 +1,618 @@
+// Node side of the conformance kit's JS plugin loader (pytest_toolconformance/plugins/loaders/node.py).
+//
+// One bridge process serves one plugin for the whole test run.
+//
+// LINE PROTOCOL
+// -------------
+// Every message is one JSON object on one line (UTF-8, "\n"-terminated).
+//
+//   Python -> node, on stdin: requests, each with a numeric "id"; one at a time (the Python side
+//   holds a lock and waits for the answer before sending the next request).
+//     {id, op:"load", entry, kind:"esm"|"ts", replay:bool, mirror:{access, identity, accountUserId}}
+//     {id, op:"call", tool, handle, callId, params, cwd, access, identity, accountUserId}
+//     {id, op:"mirror", access, identity, accountUserId}        (update the live ctx mirror)
+//     {id, op:"ping"}
+//
+//   node -> Python, on stdout: every protocol line starts with the marker the Python side puts
+//   in TOOLCONF_BRIDGE_MARK (an ASCII record separator, "tcb:", a random nonce and "@"). Python
+//   reads the text after the marker and treats every unmarked byte as plugin noise. On top of
+//   that, console.* and process.stdout.write are redirected to stderr, so a plugin's ordinary
+//   output never reaches the protocol stream; the marker only guards against raw writes to fd 1.
+//     {op:"ready", pid, node}                                   once, at start-up
+//     {id, ok:true, form, tools:[{handle, name}], network:[...]}           answer to load
+//     {id, ok:true, result, network:[...]}                                 answer to call
+//     {id, ok:true, pid, node}                                             answer to ping/mirror
+//     {id, ok:false, error:{name, message, stack, transport, code, phase, token}, network:[...]}
+//   One-way notes, tagged with the id of the request in progress (or null):
+//     {op:"log", id, level:"info"|"warning"|"error", message}
+//     {op:"read", id, method:"currentIdentity"|"currentAccess"|"currentAccountUserId"}
+//     {op:"tool", id, handle, name, label, description, parameters, hasExecute, options?}
+//         (a registerTool() during a mirror-mode or replayed load; "options" is absent when the
+//         plugin passed none, and holds exactly what it passed otherwise)
+//
+//   Synchronous host calls during a first load (POSIX only): when TOOLCONF_CTX_FD names a pipe,
+//   a registerTool() or current*() call made by register() is sent as
+//     {op:"ctx", id, method, args}
+//   and the bridge blocks on a read of that pipe for the one-line reply
+//     {ok:true, value} | {ok:false, error:{name, message, token}}
+//   so the Python ctx is called at that moment and a host refusal is thrown back into the plugin.
+//   Without the pipe (Windows) or on a replayed load, reads answer from the mirror and
+//   registrations are reported with the one-way notes above.
+//
+// NETWORK GUARD
+// -------------
+// Plugins are untrusted and the kit has no network: fetch, net, tls, http(s) and dns are replaced
+// before the plugin is imported with versions that fail asynchronously like a transport fault
+// (ECONNREFUSED / ENOTFOUND). What a request touched is reported as "network". This is a guard
+// against accidental traffic, not a sandbox (child processes and worker threads are not covered).
+
+import fs from "node:fs";
+import path from "node:path";
+import util from "node:util";
+import readline from "node:readline";
+import net from "node:net";
+import tls from "node:tls";
+import http from "node:http";
+import https from "node:https";
+import dns from "node:dns";
+import { createRequire, syncBuiltinESMExports } from "node:module";
+import * as nodeModule from "node:module";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const MARK = process.env.TOOLCONF_BRIDGE_MARK ?? "\u001etcb:@";
+const CTX_FD = process.env.TOOLCONF_CTX_FD ? Number(process.env.TOOLCONF_CTX_FD) : null;
+// The plugin must not see (or forge) the bridge's plumbing.
+delete process.env.TOOLCONF_BRIDGE_MARK;
+delete process.env.TOOLCONF_CTX_FD;
+
+const TRANSPORT_TAG = Symbol.for("elowen.transportFailure");
+const BASE_CWD = process.cwd();
+
+// ---------------------------------------------------------------------------------------------
+// Output: protocol lines go through the real stdout writer; everything else goes to stderr.
+
+const protocolWrite = process.stdout.write.bind(process.stdout);
+process.stdout.write = function write(chunk, encoding, callback) {
+  return process.stderr.write(chunk, encoding, callback);
+};
+
+function send(message) {
+  protocolWrite(MARK + JSON.stringify(message) + "\n");
+}
+
+function diag(...args) {
+  process.stderr.write(`[toolconformance bridge] ${util.format(...args)}\n`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Network guard.
+
+let touched = new Set();
+let guardDepth = 0;
+
+function record(kind) {
+  // Only the outermost entry point counts: https.get -> tls.connect -> Socket.connect is "https".
+  if (guardDepth === 0) touched.add(kind);
+}
+
+function guarded(kind, original) {
+  return function guardedEntry(...args) {
+    record(kind);
+    guardDepth += 1;
+    try {
+      return original.apply(this, args);
+    } finally {
+      guardDepth -= 1;
+    }
+  };
+}
+
+function isAddressLiteral(host) {
+  return !host || host === "localhost" || net.isIP(String(host).replace(/^\[|\]$/g, "")) !== 0;
+}
+
+function transportError(code, syscall, host, port) {
+  const where = host ? `${host}${port !== undefined && port !== null ? `:${port}` : ""}` : "";
+  const error = new Error(`${syscall} ${code}${where ? ` ${where}` : ""}`);
+  error.code = code;
+  error.errno = code === "ENOTFOUND" ? -3008 : -111;
+  error.syscall = syscall;
+  if (host) error.hostname = host;
+  if (code === "ECONNREFUSED") {
+    error.address = host;
+    if (port !== undefined) error.port = port;
+  }
+  return error;
+}
+
+function connectTarget(args) {
+  // Socket.prototype.connect receives either (options[, cb]), (port[, host][, cb]), (path[, cb])
+  // or, from net.connect, the already-normalized [options, cb] array.
+  let first = args[0];
+  if (Array.isArray(first)) first = first[0];
+  if (first !== null && typeof first === "object") {
+    return { host: first.host ?? first.hostname ?? (first.path ? undefined : "localhost"), port: first.port, path: first.path };
+  }
+  if (typeof first === "string" && Number.isNaN(Number(first))) return { path: first };
+  return { host: typeof args[1] === "string" ? args[1] : "localhost", port: first };
+}
+
+const originalSocketConnect = net.Socket.prototype.connect;
+net.Socket.prototype.connect = function connect(...args) {
+  record("net");
+  const { host, port, path: ipcPath } = connectTarget(args);
+  const error = ipcPath
+    ? transportError("ECONNREFUSED", "connect", ipcPath)
+    : isAddressLiteral(host)
+      ? transportError("ECONNREFUSED", "connect", host, port)
+      : transportError("ENOTFOUND", "getaddrinfo", host);
+  process.nextTick(() => this.destroy(error));
+  return this;
+};
+void originalSocketConnect;
+
+net.connect = guarded("net", net.connect);
+net.createConnection = guarded("net", net.createConnection);
+tls.connect = guarded("tls", tls.connect);
+http.request = guarded("http", http.request);
+http.get = guarded("http", http.get);
+https.request = guarded("https", https.request);
+https.get = guarded("https", https.get);
+
+globalThis.fetch = async function fetch(input) {
+  record("fetch");
+  let host;
+  try {
+    host = new URL(typeof input === "string" || input instanceof URL ? String(input) : input.url).host;
+  } catch {
+    host = undefined;
+  }
+  // Fail after a turn of the event loop, like a refused connection would.
+  await new Promise((resolve) => setImmediate(resolve));
+  const cause = transportError("ECONNREFUSED", "connect", host);
+  throw new TypeError("fetch failed", { cause });
+};
+
+const DNS_METHODS = [
+  "lookup", "lookupService", "resolve", "resolve4", "resolve6", "resolveAny", "resolveCaa", "resolveCname",
+  "resolveMx", "resolveNaptr", "resolveNs", "resolvePtr", "resolveSoa", "resolveSrv", "resolveTxt", "reverse",
+];
+
+function dnsError(method, host) {
+  const syscall = method === "lookup" ? "getaddrinfo" : method === "lookupService" ? "getnameinfo" : "query";
+  return transportError("ENOTFOUND", syscall, typeof host === "string" ? host : undefined);
+}
+
+function patchDnsCallbacks(target) {
+  for (const method of DNS_METHODS) {
+    if (typeof target[method] !== "function") continue;
+    target[method] = function blockedDns(host, ...rest) {
+      record("dns");
+      const callback = rest.reverse().find((x) => typeof x === "function");
+      const error = dnsError(method, host);
+      if (callback) process.nextTick(() => callback(error));
+      return undefined;
+    };
+  }
+}
+
+function patchDnsPromises(target) {
+  for (const method of DNS_METHODS) {
+    if (typeof target[method] !== "function") continue;
+    target[method] = async function blockedDnsPromise(host) {
+      record("dns");
+      await new Promise((resolve) => setImmediate(resolve));
+      throw dnsError(method, host);
+    };
+  }
+}
+
+patchDnsCallbacks(dns);
+if (dns.Resolver) patchDnsCallbacks(dns.Resolver.prototype);
+patchDnsPromises(dns.promises);
+if (dns.promises.Resolver) patchDnsPromises(dns.promises.Resolver.prototype);
+// Named ESM imports (import { request } from "node:http") read a snapshot; refresh it.
+syncBuiltinESMExports();
+
+// ---------------------------------------------------------------------------------------------
+// Module resolution: the two host modules go to the kit's shims.
+
+const SHIM_FILES = {
+  esm: {
+    "@earendil-works/pi-coding-agent": path.join(HERE, "pi-coding-agent.mjs"),
+    "elowen-plugin-shared/transport": path.join(HERE, "plugin-shared-transport.mjs"),
+  },
+  cjs: {
+    "@earendil-works/pi-coding-agent": path.join(HERE, "pi-coding-agent.cjs"),
+    "elowen-plugin-shared/transport": path.join(HERE, "plugin-shared-transport.cjs"),
+    "elowen-plugin-shared/transport.mjs": path.join(HERE, "plugin-shared-transport.cjs"),
+  },
+};
+
+const requireHere = createRequire(import.meta.url);
+const CjsModule = requireHere("node:module");
+const originalResolveFilename = CjsModule._resolveFilename;
+// require() from a CommonJS plugin does not pass through the ESM hooks in Node 20.
+CjsModule._resolveFilename = function resolveFilename(request, ...rest) {
+  const shim = SHIM_FILES.cjs[request];
+  return shim ?? originalResolveFilename.call(this, request, ...rest);
+};
+
+let hooksError = null;
+if (typeof nodeModule.registerHooks === "function") {
+  const { resolveSync } = await import(pathToFileURL(path.join(HERE, "hooks.mjs")).href);
+  nodeModule.registerHooks({ resolve: resolveSync });
+} else if (typeof nodeModule.register === "function") {
+  nodeModule.register(pathToFileURL(path.join(HERE, "hooks.mjs")).href);
+} else {
+  hooksError = `Node.js ${process.version} has no module.register(); the kit needs Node.js 20.6 or newer`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The plugin context.
+
+const mirror = { access: null, identity: null, accountUserId: null };
+// Rejects the register or call in flight when plugin code throws outside its own promise
+// (a timer, an event handler), which would otherwise only surface as a timeout.
+let strayError = null;
+let currentId = null; // id of the request in progress
+let loading = null; // {sync: bool, replay: bool} while register() of a load runs
+const tools = []; // handle -> tool object
+let ctxReplyBuffer = "";
+
+function copy(value) {
+  // A fresh copy per read, so a plugin that mutates what it got cannot change the mirror.
+  return value === undefined || value === null ? null : structuredClone(value);
+}
+
+function readCtxReply() {
+  // Blocking read on a pipe Node never touches: register() is synchronous JS at this point.
+  const chunk = Buffer.alloc(65536);
+  while (!ctxReplyBuffer.includes("\n")) {
+    const n = fs.readSync(CTX_FD, chunk, 0, chunk.length, null);
+    if (n === 0) throw new Error("the kit closed the host-call channel");
+    ctxReplyBuffer += chunk.toString("utf8", 0, n);
+  }
+  const at = ctxReplyBuffer.indexOf("\n");
+  const line = ctxReplyBuffer.slice(0, at);
+  ctxReplyBuffer = ctxReplyBuffer.slice(at + 1);
+  return JSON.parse(line);
+}
+
+function hostCall(method, args) {
+  send({ op: "ctx", id: currentId, method, args });
+  const reply = readCtxReply();
+  if (reply.ok) return reply.value;
+  const error = new Error(reply.error?.message ?? `host ${method} failed`);
+  error.name = reply.error?.name ?? "Error";
+  if (reply.error?.rule) error.rule = reply.error.rule;
+  // Lets the Python side re-raise its own exception if the plugin lets it escape register().
+  Object.defineProperty(error, "hostErrorToken", { value: reply.error?.token ?? null, enumerable: false });
+  throw error;
+}
+
+function syncActive() {
+  return loading !== null && loading.sync && CTX_FD !== null;
+}
+
+function readIdentityLike(method, key) {
+  if (syncActive()) return hostCall(method, null);
+  send({ op: "read", id: currentId, method });
+  return copy(mirror[key]);
+}
+
+function log(level) {
+  return (...args) => send({ op: "log", id: currentId, level, message: util.format(...args) });
+}
+
+function jsonOrNull(value) {
+  try {
+    const text = JSON.stringify(value);
+    return text === undefined ? null : JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
+function registerTool(tool, ...rest) {
+  if (loading === null) {
+    const name = tool && typeof tool === "object" ? tool.name : undefined;
+    log("warning")(`registerTool(${JSON.stringify(name)}) called after register() finished; ignored by the kit`);
+    return undefined;
+  }
+  const isObject = tool !== null && typeof tool === "object";
+  const handle = tools.length;
+  tools.push(isObject ? tool : null);
+  const note = {
+    handle,
+    name: isObject ? tool.name ?? null : null,
+    label: isObject ? tool.label ?? null : null,
+    description: isObject ? tool.description ?? null : null,
+    parameters: isObject ? jsonOrNull(tool.parameters) : null,
+    hasExecute: isObject && typeof tool.execute === "function",
+    toolType: isObject ? "object" : tool === null ? "null" : typeof tool,
+  };
+  if (rest.length > 0 && rest[0] !== undefined) {
+    const options = rest[0];
+    note.options = options !== null && typeof options === "object" ? jsonOrNull(options) : options;
+  }
+  if (syncActive()) return hostCall("registerTool", note);
+  send({ op: "tool", id: currentId, ...note });
+  return undefined;
+}
+
+const loggerApi = Object.freeze({
+  info: log("info"),
+  warn: log("warning"),
+  warning: log("warning"),
+  error: log("error"),
+  debug: log("info"),
+});
+
+const ctxApi = Object.freeze({
+  registerTool,
+  logger: loggerApi,
+  currentIdentity: () => readIdentityLike("currentIdentity", "identity"),
+  currentAccess: () => readIdentityLike("currentAccess", "access"),
+  currentAccountUserId: () => readIdentityLike("currentAccountUserId", "accountUserId"),
+});
+
+// PI's ExtensionAPI: registerTool plus much the kit does not model; those calls are no-ops.
+const warnedPiMethods = new Set();
+const piApi = new Proxy(ctxApi, {
+  get(target, property) {
+    if (property in target || typeof property === "symbol" || property === "then") return target[property];
+    return (..._args) => {
+      if (!warnedPiMethods.has(property)) {
+        warnedPiMethods.add(property);
+        log("warning")(`pi.${String(property)}() is not modelled by the conformance kit; ignored`);
+      }
+      return undefined;
+    };
+  },
+});
+
+// ---------------------------------------------------------------------------------------------
+// Loading.
+
+function shimAliases() {
+  return { ...SHIM_FILES.esm };
+}
+
+async function importTypeScript(entry) {
+  const requireFromPlugin = createRequire(path.join(path.dirname(entry), "__toolconformance__.js"));
+  let jitiPath;
+  try {
+    jitiPath = requireFromPlugin.resolve("jiti");
+  } catch {
+    const error = new Error(`cannot resolve "jiti" from ${path.dirname(entry)}`);
+    error.code = "TOOLCONF_JITI_MISSING";
+    throw error;
+  }
+  const { createJiti } = requireFromPlugin(jitiPath);
+  const jiti = createJiti(pathToFileURL(entry).href, {
+    alias: shimAliases(),
+    fsCache: false, // never write transpile caches into the plugin's tree
+    interopDefault: false,
+  });
+  return jiti.import(entry);
+}
+
+async function importEntry(entry, kind) {
+  if (kind === "ts") return importTypeScript(entry);
+  return import(pathToFileURL(entry).href);
+}
+
+function pickForm(mod) {
+  if (mod && typeof mod.register === "function") return { form: "register", fn: mod.register, self: mod };
+  let candidate = mod ? mod.default : undefined;
+  // CommonJS and transpiled modules can wrap the real export in one or two "default" layers.
+  for (let i = 0; i < 2 && candidate && typeof candidate === "object" && typeof candidate.register !== "function" && "default" in candidate; i += 1) {
+    candidate = candidate.default;
+  }
+  if (candidate && typeof candidate === "object" && typeof candidate.register === "function") {
+    return { form: "default-register", fn: candidate.register, self: candidate };
+  }
+  if (typeof candidate === "function") return { form: "pi-extension", fn: candidate, self: undefined };
+  return null;
+}
+
+function describeError(error, phase) {
+  if (error !== null && typeof error === "object") {
+    return {
+      name: typeof error.name === "string" ? error.name : error.constructor?.name ?? "Error",
+      message: typeof error.message === "string" ? error.message : util.inspect(error, { depth: 2 }),
+      stack: typeof error.stack === "string" ? error.stack : null,
+      code: typeof error.code === "string" ? error.code : null,
+      transport: error[TRANSPORT_TAG] === true,
+      token: error.hostErrorToken ?? null,
+      phase: phase ?? null,
+    };
+  }
+  return {
+    name: typeof error,
+    message: typeof error === "string" ? error : util.inspect(error),
+    stack: null,
+    code: null,
+    transport: false,
+    token: null,
+    phase: phase ?? null,
+  };
+}
+
+async function doLoad(request) {
+  if (hooksError) return { ok: false, error: { ...describeError(new Error(hooksError), "node-version") } };
+  Object.assign(mirror, {
+    access: request.mirror?.access ?? null,
+    identity: request.mirror?.identity ?? null,
+    accountUserId: request.mirror?.accountUserId ?? null,
+  });
+  let mod;
+  try {
+    mod = await importEntry(request.entry, request.kind);
+  } catch (error) {
+    const phase = error?.code === "TOOLCONF_JITI_MISSING" ? "jiti-missing" : "import";
+    return { ok: false, error: describeError(error, phase) };
+  }
+  const picked = pickForm(mod);
+  if (picked === null) {
+    const names = mod ? Object.keys(mod) : [];
+    const error = new Error(`exports found: ${names.length ? names.join(", ") : "none"}`);
+    error.name = "NotAPlugin";
+    return { ok: false, error: describeError(error, "not-a-plugin") };
+  }
+  loading = { sync: !request.replay, replay: Boolean(request.replay) };
+  try {
+    const stray = new Promise((_, reject) => {
+      strayError = reject;
+    });
+    await Promise.race([
+      Promise.resolve().then(() => picked.fn.call(picked.self, picked.form === "pi-extension" ? piApi : ctxApi)),
+      stray,
+    ]);
+  } catch (error) {
+    return { ok: false, error: describeError(error, "register") };
+  } finally {
+    loading = null;
+    strayError = null;
+  }
+  return {
+    ok: true,
+    form: picked.form,
+    tools: tools.map((tool, handle) => ({ handle, name: tool ? tool.name ?? null : null })),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Calls.
+
+function resultJson(result, toolName) {
+  const replacer = function replacer(key, value) {
+    const kind = typeof value;
+    let bad = null;
+    if (kind === "function" || kind === "symbol" || kind === "bigint") bad = kind;
+    else if (kind === "number" && !Number.isFinite(value)) bad = String(value);
+    else if (value instanceof Map || value instanceof Set) bad = value.constructor.name;
+    if (bad !== null) {
+      throw new TypeError(`${key === "" ? "the result" : `key ${JSON.stringify(key)}`} holds a ${bad}`);
+    }
+    return value;
+  };
+  try {
+    return JSON.stringify(result === undefined ? null : result, replacer);
+  } catch (error) {
+    const wrapped = new TypeError(
+      `tool ${JSON.stringify(toolName)} returned a result that is not JSON-serializable: ${error.message}`,
+    );
+    wrapped.name = "ResultNotSerializable";
+    throw wrapped;
+  }
+}
+
+async function doCall(request) {
+  Object.assign(mirror, {
+    access: request.access ?? null,
+    identity: request.identity ?? null,
+    accountUserId: request.accountUserId ?? null,
+  });
+  const tool = typeof request.handle === "number" ? tools[request.handle] : tools.find((t) => t && t.name === request.tool);
+  if (!tool || (request.tool !== undefined && tool.name !== request.tool)) {
+    const error = new Error(`the plugin registered no tool ${JSON.stringify(request.tool)} (handle ${request.handle})`);
+    error.name = "UnknownTool";
+    return { ok: false, error: describeError(error) };
+  }
+  if (typeof tool.execute !== "function") {
+    return { ok: false, error: describeError(new TypeError(`tool ${JSON.stringify(tool.name)} has no execute function`)) };
+  }
+  if (request.cwd) {
+    try {
+      process.chdir(request.cwd);
+    } catch (error) {
+      return { ok: false, error: describeError(error, "cwd") };
+    }
+  }
+  const controller = new AbortController();
+  const toolCtx = { ...ctxApi, cwd: process.cwd(), hasUI: false, signal: controller.signal };
+  try {
+    const stray = new Promise((_, reject) => {
+      strayError = reject;
+    });
+    const result = await Promise.race([
+      Promise.resolve().then(() =>
+        tool.execute(request.callId, request.params, controller.signal, () => undefined, toolCtx),
+      ),
+      stray,
+    ]);
+    return { ok: true, resultJson: resultJson(result, tool.name) };
+  } catch (error) {
+    return { ok: false, error: describeError(error) };
+  } finally {
+    strayError = null;
+    if (request.cwd) {
+      try {
+        process.chdir(BASE_CWD);
+      } catch {
+        // The base directory vanished; later calls run wherever the last one left off.
+      }
+    }
+  }
+}
+
+function reportStray(kind) {
+  return (error) => {
+    diag(`${kind} from plugin code:`, error);
+    if (strayError) strayError(error);
+  };
+}
+process.on("uncaughtException", reportStray("uncaught exception"));
+process.on("unhandledRejection", reportStray("unhandled rejection"));
+
+// ---------------------------------------------------------------------------------------------
+// Request loop.
+
+async function handle(line) {
+  let request;
+  try {
+    request = JSON.parse(line);
+  } catch (error) {
+    diag("unreadable request line:", error.message);
+    return;
+  }
+  const { id, op } = request;
+  currentId = id;
+  touched = new Set();
+  let answer;
+  try {
+    if (op === "load") answer = await doLoad(request);
+    else if (op === "call") answer = await doCall(request);
+    else if (op === "mirror") {
+      Object.assign(mirror, {
+        access: request.access ?? null,
+        identity: request.identity ?? null,
+        accountUserId: request.accountUserId ?? null,
+      });
+      answer = { ok: true };
+    } else if (op === "ping") answer = { ok: true, pid: process.pid, node: process.version };
+    else answer = { ok: false, error: describeError(new Error(`unknown op ${JSON.stringify(op)}`)) };
+  } catch (error) {
+    answer = { ok: false, error: describeError(error, "bridge") };
+  }
+  const network = [...touched];
+  currentId = null;
+  if (answer.resultJson !== undefined) {
+    // The result is already serialized (and checked); splice it in rather than parse it again.
+    protocolWrite(`${MARK}{"id":${JSON.stringify(id)},"ok":true,"network":${JSON.stringify(network)},"result":${answer.resultJson}}\n`);
+  } else {
+    send({ id, ...answer, network });
+  }
+}
+
+const input = readline.createInterface({ input: process.stdin, crlfDelay: Infinity });
+input.on("line", (line) => {
+  handle(line);
+});
+// The Python side closed stdin (close() or its own exit): leave quietly.
+input.on("close", () => process.exit(0));
+
+send({ op: "ready", pid: process.pid, node: process.version });

@@ -1,0 +1,160 @@
+"""Known deviations: rules (or single tests) a host declares it breaks on purpose, with a reason.
+
+The file is TOML or JSON, chosen by extension, of the same shape::
+
+    [[deviation]]
+    rule = "CAP-1"
+    reason = "descriptions are capped at 1,024 bytes until v3"
+    link = "https://tracker.example/HOST-12"   # optional
+
+    [[deviation]]
+    test = "suite_scenarios.py::test_scenario[CAP-2-cap/definition-cap]"
+    reason = "..."
+
+A declared rule that fails is reported as ``deviation`` and does not fail the run; a declared rule
+that passes is *stale* and fails the run, so the file never outlives the bug it excuses.
+"""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pytest_toolconformance.rules import all_rules
+
+FORMAT_HINT = 'each entry is [[deviation]] with rule = "ID" (or test = "NODE-ID"), reason = "..." and optional link = "..."'
+_KEYS = {"rule", "test", "reason", "link"}
+
+
+class DeviationsError(ValueError):
+    """A deviations file that cannot be used; the message is one line naming the file and the entry."""
+
+
+@dataclass(frozen=True)
+class Deviation:
+    index: int  # 1-based position in the file, so a message can point at the entry
+    reason: str
+    rule: str | None = None
+    test: str | None = None
+    link: str | None = None
+
+    @property
+    def key(self) -> str:
+        """How the entry is named in messages: ``rule = "CAP-1"`` or ``test = "..."``."""
+        return f'rule = "{self.rule}"' if self.rule is not None else f'test = "{self.test}"'
+
+    def describe(self, source: str) -> str:
+        return f"entry {self.index} ({self.key}) in {source}"
+
+    def as_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"entry": self.index, "reason": self.reason}
+        if self.rule is not None:
+            out["rule"] = self.rule
+        if self.test is not None:
+            out["test"] = self.test
+        if self.link is not None:
+            out["link"] = self.link
+        return out
+
+    def matches_test(self, nodeid: str) -> bool:
+        """A ``test`` entry matches a node id exactly, or by its tail: the suites live in site-packages,
+        so the path part of a node id differs between machines while ``file.py::name[param]`` does not."""
+        if self.test is None:
+            return False
+        if self.test == nodeid:
+            return True
+        want_path, sep, want_rest = self.test.partition("::")
+        path, _, rest = nodeid.partition("::")
+        if not sep or want_rest != rest:
+            return False
+        return path.endswith("/" + want_path) or Path(path).name == want_path
+
+
+@dataclass(frozen=True)
+class Deviations:
+    source: str
+    entries: tuple[Deviation, ...] = ()
+
+    def for_test(self, nodeid: str, rules: Sequence[str]) -> Deviation | None:
+        """The entry that excuses a failure of this test: its own entry, or one covering every rule it
+        checks (a test of two rules fails for either, so one excused rule cannot excuse it)."""
+        for entry in self.entries:
+            if entry.matches_test(nodeid):
+                return entry
+        by_rule = {e.rule: e for e in self.entries if e.rule is not None}
+        if rules and all(rule in by_rule for rule in rules):
+            return by_rule[rules[0]]
+        return None
+
+    def for_rule(self, rule: str) -> Deviation | None:
+        return next((e for e in self.entries if e.rule == rule), None)
+
+
+def _fail(source: str, where: str, problem: str) -> DeviationsError:
+    return DeviationsError(f"--toolconformance-deviations={source}: {where}: {problem}")
+
+
+def _parse(path: Path, source: str) -> Any:
+    try:
+        text = path.read_text("utf-8")
+    except FileNotFoundError:
+        raise _fail(source, "file", "does not exist; fix the path or drop the option") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise _fail(source, "file", f"cannot be read ({exc}); fix the file") from None
+    suffix = path.suffix.lower()
+    try:
+        if suffix == ".toml":
+            return tomllib.loads(text)
+        if suffix == ".json":
+            return json.loads(text)
+    except (tomllib.TOMLDecodeError, json.JSONDecodeError) as exc:
+        kind = suffix[1:].upper()
+        raise _fail(source, "file", f"is not valid {kind} ({exc}); fix the syntax") from None
+    raise _fail(source, "file", f"has extension {suffix or '(none)'!r}; use .toml or .json")
+
+
+def _entry(raw: Any, index: int, source: str, known: Iterable[str]) -> Deviation:
+    where = f"entry {index}"
+    if not isinstance(raw, Mapping):
+        raise _fail(source, where, f"is {type(raw).__name__}, not a table/object; {FORMAT_HINT}")
+    name = f'rule = "{raw["rule"]}"' if "rule" in raw else (f'test = "{raw["test"]}"' if "test" in raw else None)
+    if name:
+        where = f"{where} ({name})"
+    unknown = sorted(set(raw) - _KEYS)
+    if unknown:
+        raise _fail(source, where, f"has unknown key(s) {', '.join(unknown)}; {FORMAT_HINT}")
+    if ("rule" in raw) == ("test" in raw):
+        raise _fail(source, where, f"must name exactly one of rule or test; {FORMAT_HINT}")
+    for key in ("rule", "test", "reason", "link"):
+        if key in raw and (not isinstance(raw[key], str) or not raw[key].strip()):
+            raise _fail(source, where, f"{key} must be a non-empty string")
+    if "reason" not in raw:
+        raise _fail(source, where, "has no reason; say why the host deviates (a deviation without a reason is not reviewable)")
+    rule = raw.get("rule")
+    if rule is not None and rule not in known:
+        raise _fail(source, where, f"rule {rule} is not in the rule catalog (RULES.md); fix the ID or delete the entry")
+    return Deviation(index=index, reason=raw["reason"].strip(), rule=rule, test=raw.get("test"), link=raw.get("link"))
+
+
+def load_deviations(path: str | Path, *, source: str | None = None) -> Deviations:
+    """Read and check a deviations file; anything wrong is a :class:`DeviationsError` in one line."""
+    path = Path(path)
+    source = source or str(path)
+    doc = _parse(path, source)
+    if not isinstance(doc, Mapping) or set(doc) - {"deviation"}:
+        raise _fail(source, "file", f"must hold only a list named deviation; {FORMAT_HINT}")
+    raw_entries = doc.get("deviation", [])
+    if not isinstance(raw_entries, list):
+        raise _fail(source, "deviation", f"must be a list; {FORMAT_HINT}")
+    known = all_rules()
+    entries = [_entry(raw, i, source, known) for i, raw in enumerate(raw_entries, start=1)]
+    seen: dict[str, int] = {}
+    for entry in entries:
+        if entry.key in seen:
+            raise _fail(source, f"entry {entry.index} ({entry.key})", f"repeats entry {seen[entry.key]}; delete one of them")
+        seen[entry.key] = entry.index
+    return Deviations(source=source, entries=tuple(entries))

@@ -1,0 +1,289 @@
+"""The conformance report by rule: per-test outcomes in, one JSON document out.
+
+Plain code, no hooks: :mod:`.reporting` feeds it the facts of each ``pytest_runtest_logreport``
+report (on the xdist controller, or in a serial run) and asks for the document at the end. The
+document's shape is ``report.schema.json``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from pytest_toolconformance.host.wire.outcomes import ATTRIBUTE as OUTCOMES_ERROR_ATTR
+from pytest_toolconformance.report.deviations import Deviation, Deviations
+from pytest_toolconformance.rules import Rule, all_rules
+
+FORMAT = "pytest-toolconformance/report/1"
+RULE_STATUSES = ("passed", "failed", "errored", "deviation", "skipped", "not-run")
+TEST_OUTCOMES = ("passed", "failed", "errored", "deviation", "skipped")
+#: A worse outcome wins, for a test over its phases and for a rule over its tests.
+_PRECEDENCE = ("failed", "errored", "deviation", "passed", "skipped")
+MESSAGE_LIMIT = 4000
+#: Set by :mod:`.wire.outcomes` on a call report whose failure is a protocol fault of the host
+#: (``HostProtocolError``): the host could not be checked, so the test is *errored*, not failed.
+ERROR_ATTR = OUTCOMES_ERROR_ATTR
+DEVIATION_PROPERTY = "toolconformance-deviation"
+NOT_RUN_REASON = "no test of this rule ran (none collected, all deselected, e.g. by -k, or the run stopped early)"
+
+
+@dataclass(frozen=True)
+class PhaseFacts:
+    """What one pytest report says, reduced to what the report needs (all plain values)."""
+
+    nodeid: str
+    when: str  # setup, call, teardown
+    outcome: str  # passed, failed, skipped (pytest's)
+    rules: tuple[str, ...]
+    message: str | None = None
+    xfail_reason: str | None = None
+    deviation: str | None = None  # the deviation entry's key, when a failure was turned into one
+    errored: bool = False
+
+
+@dataclass
+class TestRecord:
+    nodeid: str
+    rules: tuple[str, ...]
+    seen: set[str] = field(default_factory=set)
+    messages: list[str] = field(default_factory=list)
+    skip_reasons: list[str] = field(default_factory=list)
+    deviation: str | None = None
+
+    @property
+    def outcome(self) -> str | None:
+        return next((o for o in _PRECEDENCE if o in self.seen), None)
+
+    def as_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"nodeid": self.nodeid, "outcome": self.outcome}
+        if self.messages:
+            out["messages"] = list(self.messages)
+        if self.skip_reasons:
+            out["skip_reasons"] = list(self.skip_reasons)
+        if self.deviation:
+            out["deviation"] = self.deviation
+        return out
+
+
+def _clip(text: str) -> str:
+    text = text.strip()
+    return text if len(text) <= MESSAGE_LIMIT else text[: MESSAGE_LIMIT - 30] + f"... ({len(text)} chars)"
+
+
+_QUALIFIED_EXC = re.compile(r"^(?:[A-Za-z_][\w]*\.)+(?=[A-Za-z_]\w*(?:Error|Exception|Failure|Failed)\b)")
+
+
+def failure_message(longrepr: Any, longreprtext: str = "") -> str:
+    """The message of a failure: the exception line(s) pytest shows, without the module path."""
+    crash = getattr(longrepr, "reprcrash", None)
+    text = getattr(crash, "message", None) if crash is not None else None
+    if not text:
+        lines = [line for line in (longreprtext or str(longrepr or "")).splitlines() if line.strip()]
+        errors = [line[2:] if line.startswith("E ") else line for line in lines if line.startswith("E ")]
+        text = "\n".join(errors or lines[-20:])
+    return _clip(_QUALIFIED_EXC.sub("", text.strip()))
+
+
+def skip_reason(longrepr: Any) -> str:
+    """The reason of a skip: pytest stores ``(path, lineno, "Skipped: reason")``."""
+    if isinstance(longrepr, (tuple, list)) and len(longrepr) == 3:
+        text = str(longrepr[2])
+    else:
+        text = str(longrepr or "")
+    return _clip(text.removeprefix("Skipped: ")) or "skipped (no reason given)"
+
+
+def facts_from_report(report: Any) -> PhaseFacts:
+    """Reduce a pytest ``TestReport`` (serial, or deserialized on the xdist controller)."""
+    props = list(getattr(report, "user_properties", None) or [])
+    rules = tuple(dict.fromkeys(str(v) for k, v in props if k == "rule"))
+    deviation = next((str(v) for k, v in props if k == DEVIATION_PROPERTY), None)
+    message = None
+    if report.failed or deviation:
+        message = failure_message(report.longrepr, getattr(report, "longreprtext", ""))
+    elif report.skipped and not hasattr(report, "wasxfail"):
+        message = skip_reason(report.longrepr)
+    return PhaseFacts(
+        nodeid=report.nodeid, when=report.when, outcome=report.outcome, rules=rules, message=message,
+        xfail_reason=getattr(report, "wasxfail", None), deviation=deviation,
+        errored=bool(getattr(report, ERROR_ATTR, False)),
+    )
+
+
+class OutcomeCollector:
+    """Per-test outcomes, accumulated over the phases of each test."""
+
+    def __init__(self) -> None:
+        self.tests: dict[str, TestRecord] = {}
+
+    def add(self, facts: PhaseFacts) -> None:
+        if not facts.rules:
+            return  # not a conformance test: the user's own tests do not decide any rule
+        record = self.tests.get(facts.nodeid)
+        if record is None:
+            record = self.tests[facts.nodeid] = TestRecord(facts.nodeid, facts.rules)
+        if facts.outcome == "failed":
+            kind = "failed" if facts.when == "call" and not facts.errored else "errored"
+            record.seen.add(kind)
+            if facts.message:
+                record.messages.append(facts.message if facts.when == "call" else f"[{facts.when}] {facts.message}")
+        elif facts.outcome == "skipped" and facts.deviation:
+            record.seen.add("deviation")
+            record.deviation = facts.deviation
+            if facts.message:
+                record.messages.append(facts.message)
+        elif facts.outcome == "skipped":
+            record.seen.add("skipped")
+            reason = f"xfail: {facts.xfail_reason}" if facts.xfail_reason is not None else facts.message
+            record.skip_reasons.append(reason or "skipped (no reason given)")
+        elif facts.when == "call":
+            record.seen.add("passed")
+
+    def add_all(self, facts: Iterable[PhaseFacts]) -> None:
+        for item in facts:
+            self.add(item)
+
+    def by_rule(self) -> dict[str, list[TestRecord]]:
+        out: dict[str, list[TestRecord]] = {}
+        for record in self.tests.values():
+            if record.outcome is None:
+                continue
+            for rule in record.rules:
+                out.setdefault(rule, []).append(record)
+        return out
+
+
+def rule_status(tests: Sequence[TestRecord]) -> str:
+    """failed > errored > deviation > passed > skipped; no test at all is ``not-run``, never passed."""
+    outcomes = {t.outcome for t in tests}
+    return next((o for o in _PRECEDENCE if o in outcomes), "not-run")
+
+
+def _in_scope(rule: Rule, plugins: Sequence[str], tested: Mapping[str, Any]) -> str | None:
+    """Why a rule is outside this run, or None when the run could check it."""
+    if rule.id in tested or rule.host_rule or plugins:
+        return None
+    return "a plugin rule, and no plugin was given (--toolconformance-plugin)"
+
+
+def _rule_entry(rule: Rule, tests: list[TestRecord], deviations: Deviations | None) -> dict[str, Any]:
+    status = rule_status(tests)
+    decided = [t for t in tests if t.outcome == status]
+    entry: dict[str, Any] = {
+        "id": rule.id,
+        "family": rule.family,
+        "binds": rule.binds,
+        "status": status,
+        "tests": [t.as_json() for t in sorted(tests, key=lambda t: t.nodeid)],
+        "decided_by": sorted(t.nodeid for t in decided),
+        "messages": [m for t in sorted(decided, key=lambda t: t.nodeid) for m in t.messages]
+        if status in ("failed", "errored", "deviation") else [],
+    }
+    if status == "skipped":
+        entry["skip_reasons"] = sorted({r for t in tests for r in t.skip_reasons})
+    if status == "not-run":
+        entry["reason"] = NOT_RUN_REASON
+    if status == "deviation" and deviations is not None:
+        keys = {t.deviation for t in decided}
+        used = [e for e in deviations.entries if e.key in keys]
+        entry["deviation"] = [e.as_json() for e in used]
+    return entry
+
+
+@dataclass(frozen=True)
+class StaleDeviation:
+    entry: Deviation
+    message: str
+
+
+def stale_deviations(deviations: Deviations | None, statuses: Mapping[str, str],
+                     tests: Mapping[str, TestRecord]) -> tuple[list[StaleDeviation], list[StaleDeviation]]:
+    """(stale, unused): entries whose rule or test now passes, and entries the run did not exercise."""
+    stale: list[StaleDeviation] = []
+    unused: list[StaleDeviation] = []
+    if deviations is None:
+        return stale, unused
+    source = deviations.source
+    for entry in deviations.entries:
+        where = entry.describe(source)
+        if entry.rule is not None:
+            status = statuses.get(entry.rule, "not-run")
+            if status == "passed":
+                stale.append(StaleDeviation(entry, f"stale deviation: {where}: {entry.rule} now passes; delete this entry"))
+            elif status in ("not-run", "skipped"):
+                unused.append(StaleDeviation(entry, f"unused deviation: {where}: {entry.rule} was {status} in this run"))
+            continue
+        matched = [t for t in tests.values() if entry.test is not None and entry.matches_test(t.nodeid)]
+        outcomes = {t.outcome for t in matched}
+        if "passed" in outcomes and not outcomes & {"failed", "deviation"}:
+            stale.append(StaleDeviation(entry, f"stale deviation: {where}: the test now passes; delete this entry"))
+        elif not outcomes & {"failed", "deviation", "errored"}:
+            unused.append(StaleDeviation(entry, f"unused deviation: {where}: no such test failed in this run"))
+    return stale, unused
+
+
+def build_report(
+    collector: OutcomeCollector,
+    *,
+    kit_version: str,
+    host: Mapping[str, Any],
+    plugins: Sequence[str],
+    deviations: Deviations | None = None,
+    run: Mapping[str, Any] | None = None,
+    rules: Mapping[str, Rule] | None = None,
+) -> dict[str, Any]:
+    """The report document (see ``report.schema.json``)."""
+    rules = rules if rules is not None else all_rules()
+    tested = collector.by_rule()
+    entries: list[dict[str, Any]] = []
+    out_of_scope: list[dict[str, str]] = []
+    for rule in rules.values():
+        why = _in_scope(rule, plugins, tested)
+        if why is not None:
+            out_of_scope.append({"id": rule.id, "reason": why})
+            continue
+        entries.append(_rule_entry(rule, tested.get(rule.id, []), deviations))
+    unknown = sorted(set(tested) - set(rules))
+    statuses = {e["id"]: e["status"] for e in entries}
+    stale, unused = stale_deviations(deviations, statuses, collector.tests)
+    summary = {status: sum(1 for e in entries if e["status"] == status) for status in RULE_STATUSES}
+    ok = not (summary["failed"] or summary["errored"] or stale)
+    return {
+        "format": FORMAT,
+        "kit": {"name": "pytest-toolconformance", "version": kit_version},
+        "host": dict(host),
+        "plugins": list(plugins),
+        "run": dict(run or {}),
+        "ok": ok,
+        "summary": {"rules": len(entries), **summary, "tests": len(collector.tests)},
+        "rules": entries,
+        "out_of_scope": out_of_scope,
+        "unknown_rules": unknown,
+        "deviations": {
+            "file": deviations.source if deviations is not None else None,
+            "entries": [e.as_json() for e in deviations.entries] if deviations is not None else [],
+            "stale": [{**s.entry.as_json(), "message": s.message} for s in stale],
+            "unused": [{**s.entry.as_json(), "message": s.message} for s in unused],
+        },
+    }
+
+
+def write_json(report: Mapping[str, Any], path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n", "utf-8")
+
+
+def sibling(path: Path, suffix: str) -> Path:
+    """``report.json`` -> ``report.md``; any other name gets the suffix appended, never overwritten."""
+    return path.with_suffix(suffix) if path.suffix.lower() == ".json" else path.with_name(path.name + suffix)
+
+
+@cache
+def report_schema() -> dict[str, Any]:
+    return json.loads(resources.files(__package__).joinpath("report.schema.json").read_text("utf-8"))

@@ -1,0 +1,72 @@
+"""The terminal summary of the plugin suites: plugins, advertised bytes (COST-2), advisories.
+
+Read from the test reports' ``user_properties``, so that it works the same under pytest-xdist
+(where only the controller prints) as in a single process.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from pytest_toolconformance.options import Settings
+
+PLUGIN_NAME = "toolconformance-plugin-suites"
+
+
+class PluginSuitesSummary:
+    def __init__(self, config: pytest.Config, settings: Settings) -> None:
+        self.config = config
+        self.settings = settings
+        self.is_worker = hasattr(config, "workerinput")
+        self.costs: dict[str, tuple[str, str, int]] = {}
+        self.advisories: dict[str, None] = {}
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        props = list(getattr(report, "user_properties", None) or [])
+        values = dict(props)
+        if "advertised_bytes" in values:
+            self.costs[report.nodeid] = (str(values.get("plugin")), str(values.get("tool")),
+                                         int(values["advertised_bytes"]))
+        for key, value in props:
+            if key == "advisory":
+                self.advisories[str(value)] = None
+
+    def pytest_terminal_summary(self, terminalreporter: Any) -> None:
+        if self.is_worker:
+            return
+        from pytest_toolconformance.plugins.runtime import RUN_KEY
+
+        run = self.config.stash.get(RUN_KEY, None)
+        write = terminalreporter.write_line
+        if run is not None and run._plugins is not None:
+            terminalreporter.write_sep("-", "toolconformance: plugins under test")
+            for put in run._plugins:
+                write(f"{put.name} ({put.spec}): {put.describe()}", red=put.error is not None)
+        if self.costs:
+            budget = self.settings.tool_budget
+            terminalreporter.write_sep("-", "toolconformance: advertised bytes per tool (COST-2)")
+            rows = sorted(set(self.costs.values()))
+            width_p = max(len("plugin"), *(len(p) for p, _, _ in rows))
+            width_t = max(len("tool"), *(len(t) for _, t, _ in rows))
+            write(f"{'plugin':<{width_p}}  {'tool':<{width_t}}  {'bytes':>7}")
+            for plugin, tool, size in rows:
+                over = budget is not None and size > budget
+                note = f"  over budget {budget}" if over else ""
+                write(f"{plugin:<{width_p}}  {tool:<{width_t}}  {size:>7}{note}", red=over)
+            write(f"budget: {budget if budget is not None else 'none (--toolconformance-tool-budget)'}; "
+                  f"total {sum(size for _, _, size in rows)} bytes on every turn that offers them all")
+        if self.advisories:
+            terminalreporter.write_sep("-", "toolconformance: plugin advisories (not failures)")
+            for text in self.advisories:
+                write(text, yellow=True)
+
+
+def configure(config: pytest.Config, settings: Settings) -> None:
+    """Called from plugin.py when plugin suites will run: registers the terminal summary."""
+    from pytest_toolconformance.suites.plugin import _fixtures
+    if not config.pluginmanager.has_plugin(PLUGIN_NAME):
+        config.pluginmanager.register(PluginSuitesSummary(config, settings), PLUGIN_NAME)
+    if not config.pluginmanager.is_registered(_fixtures):
+        config.pluginmanager.register(_fixtures, f"{PLUGIN_NAME}-fixtures")

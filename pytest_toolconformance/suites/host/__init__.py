@@ -1,0 +1,1 @@
+"""The conformance suites. Collected only under ``--toolconformance``; modules are ``suite_*.py``."""

@@ -1,0 +1,255 @@
+"""Language-neutral scenarios: loading the JSON files and running a case through a host.
+
+A case installs scripted plugins, then runs steps (``open``, ``compose``, ``call``, ``policy`` ...)
+through the adapter contract. A step's ``expect`` holds ``match`` (a deep subset the answer must
+contain: objects by key, arrays element by element and of equal length) and/or ``schema`` (a JSON
+Schema the answer must satisfy). ``save`` stores answer values as ``${name}`` variables for later
+steps; ``${root}`` is the case's sandbox directory. See docs/scenarios.md.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import tempfile
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+
+from pytest_toolconformance.host.client import ConformanceFailure, HostClient, HostError, Session
+
+_VAR = re.compile(r"\$\{([A-Za-z0-9_.-]+)\}")
+
+
+def scenarios_dir() -> Path:
+    """The scenario folder: shipped inside the wheel, or the repository's in a checkout."""
+    package = Path(__file__).resolve().parents[2]
+    packaged = package / "scenarios"
+    if packaged.is_dir():
+        return packaged
+    return package.parent / "scenarios"
+
+
+@cache
+def scenario_schema() -> dict[str, Any]:
+    return json.loads((scenarios_dir() / "scenario.schema.json").read_text("utf-8"))
+
+
+@dataclass(frozen=True)
+class Case:
+    file: str
+    family: str
+    data: Mapping[str, Any]
+
+    @property
+    def id(self) -> str:
+        return str(self.data["id"])
+
+    @property
+    def rules(self) -> list[str]:
+        return list(self.data["rules"])
+
+    @property
+    def level(self) -> str:
+        return str(self.data.get("level", "MUST"))
+
+    @property
+    def param_id(self) -> str:
+        return f"{'+'.join(self.rules)}-{self.id}"
+
+
+def iter_scenario_files(root: Path | None = None) -> Iterator[Path]:
+    root = root or scenarios_dir()
+    yield from sorted(root.glob("*/*.json"))
+
+
+def load_cases(root: Path | None = None) -> list[Case]:
+    """Every case of every scenario file, in a stable order."""
+    root = root or scenarios_dir()
+    cases: list[Case] = []
+    for path in iter_scenario_files(root):
+        doc = json.loads(path.read_text("utf-8"))
+        for data in doc.get("cases", []):
+            cases.append(Case(file=str(path.relative_to(root)), family=path.parent.name, data=data))
+    return cases
+
+
+def _substitute(value: Any, variables: Mapping[str, Any]) -> Any:
+    if isinstance(value, str):
+        whole = _VAR.fullmatch(value)
+        if whole and whole.group(1) in variables:
+            return variables[whole.group(1)]
+        return _VAR.sub(lambda m: str(variables.get(m.group(1), m.group(0))), value)
+    if isinstance(value, list):
+        return [_substitute(v, variables) for v in value]
+    if isinstance(value, Mapping):
+        return {k: _substitute(v, variables) for k, v in value.items()}
+    return value
+
+
+def mismatch(expected: Any, actual: Any, where: str = "$") -> str | None:
+    """Where ``actual`` fails to contain ``expected`` (deep subset), or None."""
+    if isinstance(expected, Mapping):
+        if not isinstance(actual, Mapping):
+            return f"{where}: expected an object, got {json.dumps(actual, ensure_ascii=False)[:200]}"
+        for key, value in expected.items():
+            if key not in actual:
+                return f"{where}.{key}: missing"
+            problem = mismatch(value, actual[key], f"{where}.{key}")
+            if problem:
+                return problem
+        return None
+    if isinstance(expected, list):
+        if not isinstance(actual, list) or len(actual) != len(expected):
+            return f"{where}: expected {len(expected)} items, got {json.dumps(actual, ensure_ascii=False)[:300]}"
+        for i, (e, a) in enumerate(zip(expected, actual, strict=True)):
+            problem = mismatch(e, a, f"{where}[{i}]")
+            if problem:
+                return problem
+        return None
+    if not _same_scalar(expected, actual):
+        return f"{where}: expected {json.dumps(expected, ensure_ascii=False)}, got {json.dumps(actual, ensure_ascii=False)[:300]}"
+    return None
+
+
+def _same_scalar(expected: Any, actual: Any) -> bool:
+    if isinstance(expected, bool) or isinstance(actual, bool):
+        return type(expected) is type(actual) and expected == actual
+    if isinstance(expected, (int, float)) and isinstance(actual, (int, float)):
+        return expected == actual
+    return type(expected) is type(actual) and expected == actual
+
+
+def _lookup(answer: Any, path: str) -> Any:
+    value = answer
+    for part in path.split("."):
+        if isinstance(value, list):
+            value = value[int(part)]
+        elif isinstance(value, Mapping):
+            value = value.get(part)
+        else:
+            return None
+    return value
+
+
+class CaseRunner:
+    """Runs one case against a host; :meth:`run` raises :class:`ConformanceFailure` on a broken rule."""
+
+    def __init__(self, client: HostClient, case: Case, root: Path | None = None) -> None:
+        self.client = client
+        self.case = case
+        self.sessions: dict[str, Session] = {}
+        self.root = root or Path(tempfile.mkdtemp(prefix="toolconformance-case-"))
+        self.variables: dict[str, Any] = {"root": str(self.root)}
+
+    def fail(self, index: int, step: Mapping[str, Any], expected: str, actual: Any) -> None:
+        rule = step.get("rule") or self.case.rules[0]
+        raise ConformanceFailure(
+            rule,
+            f"case {self.case.id} ({self.case.file}) step {index} [{step.get('do')}]: {expected}",
+            actual,
+            dict(self.case.data),
+        )
+
+    def run(self) -> None:
+        for plugin in self.case.data.get("plugins", []):
+            report = self.client.install(plugin)
+            if "error" in report:
+                self.fail(0, {"do": "install"}, f"plugin {plugin.get('name')!r} installs", report)
+        for index, raw in enumerate(self.case.data.get("steps", []), start=1):
+            step = _substitute(raw, self.variables)
+            answer = self._perform(index, step)
+            self._expect(index, step, answer)
+            for name, path in (step.get("save") or {}).items():
+                self.variables[name] = _lookup(answer, path)
+
+    def _session(self, index: int, step: Mapping[str, Any]) -> Session:
+        name = step.get("session", "s")
+        if name not in self.sessions:
+            self.fail(index, step, f"session {name!r} was opened by an earlier step (scenario bug)", None)
+        return self.sessions[name]
+
+    def _perform(self, index: int, step: Mapping[str, Any]) -> Any:
+        do = step["do"]
+        try:
+            if do == "install":
+                return self.client.install(step["plugin"])
+            if do == "policy":
+                return self.client._raw("set_policy", self.client.adapter.set_policy(step["account"], step["changes"]))
+            if do == "open":
+                spec = dict(step.get("spec") or {})
+                spec.setdefault("identity", {"userId": "user-1"})
+                answer = self.client.open_raw(spec)
+                if "session" in answer:
+                    self.sessions[step.get("as", "s")] = Session(self.client, str(answer["session"]), spec)
+                return answer
+            if do == "mkfs":
+                return self._mkfs(step)
+            if do == "fs":
+                return self._fs(step)
+            session = self._session(index, step)
+            if do == "compose":
+                return session.compose()
+            if do == "call":
+                return self.client._raw("call", self.client.adapter.call(session.id, step["tool"], step.get("arguments", {}), step.get("callId")))
+            if do == "queue":
+                return {"ticket": session.queue_call(step["tool"], step.get("arguments", {}))}
+            if do == "run_queued":
+                return {"outcomes": session.run_queued()}
+            if do == "access":
+                return session.access()
+            if do == "identity":
+                return session.identity()
+            if do == "delegate":
+                child = session.delegate(read_only=step.get("readOnly", True), requested=step.get("requested"))
+                self.sessions[step.get("as", "child")] = child
+                return {"session": child.id}
+            if do == "sandbox":
+                return session.sandbox(step["op"])
+        except HostError as exc:
+            return {"error": exc.error}
+        self.fail(index, step, f"a known step kind (got {do!r}; scenario bug)", None)
+        return None
+
+    def _mkfs(self, step: Mapping[str, Any]) -> dict[str, Any]:
+        for rel, content in (step.get("files") or {}).items():
+            path = self.root / rel
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(content, "utf-8")
+        for rel in step.get("dirs") or []:
+            (self.root / rel).mkdir(parents=True, exist_ok=True)
+        for rel, target in (step.get("symlinks") or {}).items():
+            path = self.root / rel
+            path.parent.mkdir(parents=True, exist_ok=True)
+            os.symlink(target, path)
+        return {}
+
+    def _fs(self, step: Mapping[str, Any]) -> dict[str, Any]:
+        path = self.root / step["path"]
+        exists = path.exists() or path.is_symlink()
+        answer: dict[str, Any] = {"exists": exists}
+        if exists and path.is_file() and not path.is_symlink():
+            answer["content"] = path.read_text("utf-8", errors="replace")
+        return answer
+
+    def _expect(self, index: int, step: Mapping[str, Any], answer: Any) -> None:
+        expect = step.get("expect")
+        if not expect:
+            if isinstance(answer, Mapping) and "error" in answer and step["do"] not in ("sandbox",):
+                self.fail(index, step, "the step succeeds", answer)
+            return
+        if "match" in expect:
+            problem = mismatch(expect["match"], answer)
+            if problem:
+                self.fail(index, step, f"answer matches {json.dumps(expect['match'], ensure_ascii=False)[:600]} ({problem})", answer)
+        if "schema" in expect:
+            errors = sorted(jsonschema.Draft202012Validator(expect["schema"]).iter_errors(answer), key=str)
+            if errors:
+                first = errors[0]
+                where = "/".join(str(p) for p in first.absolute_path) or "(root)"
+                self.fail(index, step, f"answer satisfies {expect.get('says') or 'the step schema'} (at {where}: {first.message[:300]})", answer)

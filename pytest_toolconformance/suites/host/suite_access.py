@@ -1,0 +1,555 @@
+"""Live identity and access, delegation and the plan-file allowance: what JSON says badly.
+
+The scenario files (scenarios/access, planfile, deleg) hold the single cases; this module holds
+the generated ones:
+
+- a hypothesis state machine over random sequences of policy changes (demote/promote admin,
+  revoke/grant Projects, revoke/grant owner, open another session) that checks, after every step
+  and for every open session, one of ACCESS-1..4: access is the live policy intersected with the
+  ceiling captured when that session opened, a change applies without respawning, a later grant
+  never widens, and the identity drops revoked privilege but is never promoted;
+- ACCESS-5 with a handler that reads access and identity, changes the policy, waits, and reads again;
+- the file tools over a real directory for random roots (ACCESS-8), random roots at queue and at run
+  time (ACCESS-6), and random histories of Read, out-of-band changes, Write and Edit (ACCESS-7);
+- the PLANFILE-1 matrix: every conversation x mode, and every kind of delegated child;
+- random delegation chains (DELEG-2/3, PLANFILE-5): whatever a child's request asks for, readOnly
+  and planMode are never cleared, planFile is never forwarded, no child gets a mode directive.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable
+from typing import Any
+
+import hypothesis
+import pytest
+from hypothesis import HealthCheck, given
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule, run_state_machine_as_test
+
+from pytest_toolconformance import options as kit_settings
+from pytest_toolconformance.host.client import HostClient, Session, check
+from pytest_toolconformance.host.contract import JSON
+from pytest_toolconformance.host.scripted import plugin, tool
+
+ACCOUNT = "acct-live"
+PROJECTS = ("p1", "p2", "p3", "p4")
+
+
+def _hypothesis_settings(cap: int, **extra: Any) -> hypothesis.settings:
+    current = kit_settings.current()
+    return hypothesis.settings(
+        max_examples=max(1, min(current.max_examples, cap)),
+        deadline=None,
+        database=None,
+        suppress_health_check=list(HealthCheck),
+        **extra,
+    )
+
+
+def _seeded(test: Callable[..., None]) -> Callable[..., None]:
+    seed = kit_settings.current().seed
+    return hypothesis.seed(seed)(test) if seed is not None else test
+
+
+# -- ACCESS-1..4: the state machine ---------------------------------------------------------------
+
+
+class _Tracked:
+    """One open session and what the kit knows it captured."""
+
+    def __init__(self, session: Session, ceiling_admin: bool, ceiling_projects: frozenset[str],
+                 identity_admin: bool, identity_owner: bool) -> None:
+        self.session = session
+        self.ceiling_admin = ceiling_admin
+        self.ceiling_projects = ceiling_projects
+        self.identity_admin = identity_admin
+        self.identity_owner = identity_owner
+
+
+def _check_access_rule(rule_id: str, tracked: _Tracked, live: JSON, access: JSON, identity: JSON, trace: list[Any]) -> None:
+    live_admin, live_projects, live_owner = live["admin"], frozenset(live["projectIds"]), live["owner"]
+    got_admin, got_projects = access.get("admin"), access.get("projectIds")
+    scenario = {"steps": trace, "session": tracked.session.id,
+                "ceiling": {"admin": tracked.ceiling_admin, "projectIds": sorted(tracked.ceiling_projects)},
+                "live": {"admin": live_admin, "owner": live_owner, "projectIds": sorted(live_projects)}}
+    if rule_id in ("ACCESS-1", "ACCESS-2", "ACCESS-3"):
+        check(isinstance(got_admin, bool) and isinstance(got_projects, list), rule_id,
+              "currentAccess() has a boolean admin and a list projectIds", access, scenario)
+    projects = frozenset(got_projects or ())
+    if rule_id == "ACCESS-1":
+        want_admin = live_admin and tracked.ceiling_admin
+        want_projects = live_projects & tracked.ceiling_projects
+        check(got_admin == want_admin and projects == want_projects and len(got_projects) == len(projects),
+              "ACCESS-1", f"access is the live policy intersected with the captured ceiling: admin {want_admin}, "
+              f"projectIds {sorted(want_projects)}", access, scenario)
+    elif rule_id == "ACCESS-2":
+        check(not (got_admin and not live_admin) and projects <= live_projects, "ACCESS-2",
+              "a demotion or Project revocation applies to the running session at once (access within the live "
+              f"policy: admin only if live admin is {live_admin}, projectIds within {sorted(live_projects)})",
+              access, scenario)
+    elif rule_id == "ACCESS-3":
+        check(not (got_admin and not tracked.ceiling_admin) and projects <= tracked.ceiling_projects, "ACCESS-3",
+              "a later grant never widens the session beyond what it captured when it opened "
+              f"(admin only if it was admin then; projectIds within {sorted(tracked.ceiling_projects)})",
+              access, scenario)
+    else:
+        want_admin = tracked.identity_admin and live_admin
+        want_owner = tracked.identity_owner and live_owner
+        check(identity.get("admin") is want_admin and identity.get("owner") is want_owner, "ACCESS-4",
+              "currentIdentity() keeps captured admin/owner only while live authority holds, and never promotes: "
+              f"admin {want_admin}, owner {want_owner}", identity, scenario)
+
+
+def _machine(client: HostClient, rule_id: str) -> type[RuleBasedStateMachine]:
+    class AccessMachine(RuleBasedStateMachine):
+        def __init__(self) -> None:
+            super().__init__()
+            client.reset()
+            self.live: JSON = {"admin": False, "owner": False, "projectIds": []}
+            self.tracked: list[_Tracked] = []
+            self.trace: list[Any] = []
+
+        def _policy(self, **changes: Any) -> None:
+            client.set_policy(ACCOUNT, **changes)
+            self.live.update(changes)
+            self.trace.append({"do": "policy", "changes": changes})
+
+        def _open(self, identity_admin: bool, identity_owner: bool) -> None:
+            identity = {"userId": ACCOUNT, "admin": identity_admin, "owner": identity_owner}
+            session = client.open(identity=identity)
+            self.tracked.append(_Tracked(session, self.live["admin"], frozenset(self.live["projectIds"]),
+                                         identity_admin, identity_owner))
+            self.trace.append({"do": "open", "as": session.id, "identity": identity})
+
+        @initialize(admin=st.booleans(), owner=st.booleans(), projects=st.sets(st.sampled_from(PROJECTS)),
+                    identity_admin=st.booleans(), identity_owner=st.booleans())
+        def start(self, admin: bool, owner: bool, projects: set[str], identity_admin: bool, identity_owner: bool) -> None:
+            self._policy(admin=admin, owner=owner, projectIds=sorted(projects))
+            self._open(identity_admin, identity_owner)
+
+        @rule()
+        def demote_admin(self) -> None:
+            self._policy(admin=False)
+
+        @rule()
+        def promote_admin(self) -> None:
+            self._policy(admin=True)
+
+        @rule()
+        def revoke_owner(self) -> None:
+            self._policy(owner=False)
+
+        @rule()
+        def grant_owner(self) -> None:
+            self._policy(owner=True)
+
+        @rule(project=st.sampled_from(PROJECTS))
+        def revoke_project(self, project: str) -> None:
+            self._policy(projectIds=sorted(set(self.live["projectIds"]) - {project}))
+
+        @rule(project=st.sampled_from(PROJECTS))
+        def grant_project(self, project: str) -> None:
+            self._policy(projectIds=sorted(set(self.live["projectIds"]) | {project}))
+
+        @rule(projects=st.sets(st.sampled_from(PROJECTS)))
+        def replace_projects(self, projects: set[str]) -> None:
+            self._policy(projectIds=sorted(projects))
+
+        @rule(identity_admin=st.booleans(), identity_owner=st.booleans())
+        def open_another(self, identity_admin: bool, identity_owner: bool) -> None:
+            # A new session captures the policy in force now; the older ones keep their own ceilings.
+            if len(self.tracked) < 3:
+                self._open(identity_admin, identity_owner)
+
+        @invariant()
+        def rule_holds(self) -> None:
+            for tracked in self.tracked:
+                access = tracked.session.access()
+                identity = tracked.session.identity() if rule_id == "ACCESS-4" else {}
+                _check_access_rule(rule_id, tracked, self.live, access, identity, list(self.trace))
+
+    return AccessMachine
+
+
+@pytest.mark.parametrize(
+    "rule_id",
+    [pytest.param(r, id=r, marks=[pytest.mark.toolconformance(r)]) for r in ("ACCESS-1", "ACCESS-2", "ACCESS-3", "ACCESS-4")],
+)
+def test_live_access_state_machine(toolconformance_host: HostClient, rule_id: str) -> None:
+    """Random sequences of policy changes; after every step, every open session obeys ``rule_id``."""
+    toolconformance_host.require("policy")
+    machine = _machine(toolconformance_host, rule_id)
+    seed = kit_settings.current().seed
+    if seed is not None:
+        machine = hypothesis.seed(seed)(machine)  # type: ignore[assignment]
+    run_state_machine_as_test(machine, settings=_hypothesis_settings(30, stateful_step_count=12))
+
+
+# -- ACCESS-5: re-read before each operation, also after an asynchronous wait ----------------------
+
+
+@pytest.mark.toolconformance("ACCESS-5")
+@pytest.mark.parametrize("wait", [0.0, 0.05], ids=["no-wait", "after-wait"])
+def test_access5_reread_within_one_call(toolconformance_host: HostClient, wait: float) -> None:
+    """A handler reads access and identity, the policy changes under it, it waits, and reads again:
+    the second read sees the change."""
+    toolconformance_host.require("registration", "calls", "policy")
+    account = "acct-reread"
+    handler: list[JSON] = [
+        {"op": "access"}, {"op": "identity"},
+        {"op": "sleep", "seconds": wait},
+        {"op": "policy", "account": account, "changes": {"admin": False, "owner": False, "projectIds": ["p1"]}},
+        {"op": "sleep", "seconds": wait},
+        {"op": "access"}, {"op": "identity"},
+        {"op": "text", "text": "read twice"},
+    ]
+    doc = plugin("reader", [tool("ReadTwice", handler=handler)])
+    toolconformance_host.install_ok(doc)
+    toolconformance_host.set_policy(account, admin=True, owner=True, projectIds=["p1", "p2"])
+    session = toolconformance_host.open(identity={"userId": account, "admin": True, "owner": True})
+    answer = session.call("ReadTwice", {})
+    scenario = {"plugins": [doc], "policy": {account: {"admin": True, "owner": True, "projectIds": ["p1", "p2"]}},
+                "open": session.spec, "call": "ReadTwice"}
+    reads = [o for o in answer.get("observations") or [] if o.get("op") in ("access", "identity")]
+    check(len(reads) == 4 and answer.get("handlerRan") is True, "ACCESS-5",
+          "the handler runs and its four reads (access, identity, access, identity) are observed", answer, scenario)
+    first_access, first_identity, second_access, second_identity = (r.get("value") or {} for r in reads)
+    check(first_access.get("admin") is True, "ACCESS-5", "the first read sees the policy in force when the call "
+          "began (admin true)", reads, scenario)
+    check(second_access.get("admin") is False and "p2" not in (second_access.get("projectIds") or []),
+          "ACCESS-5", "the read after the policy changed (and after the wait) sees the change: admin false, "
+          "p2 no longer in projectIds", reads, scenario)
+    check(first_identity.get("owner") is True and second_identity.get("owner") is False
+          and second_identity.get("admin") is False, "ACCESS-5",
+          "currentIdentity() read after the change has lost owner and admin", reads, scenario)
+    after = session.access()
+    check(after.get("admin") is False, "ACCESS-5", "the next read outside the call sees the change too", after, scenario)
+
+
+# -- ACCESS-6/7/8: the file tools against the real directory, generated ------------------------------
+
+#: Directories the generated roots and paths are drawn from; ``ab`` catches a string-prefix match of ``a``.
+_DIRS = ("a", "a/x", "ab", "b")
+_ROOTS = st.lists(st.sampled_from(["/workspace"] + [f"/workspace/{d}" for d in _DIRS]), max_size=3, unique=True)
+
+
+def _within(guest: str, roots: list[str]) -> bool:
+    parts = guest.split("/")
+    return any(parts[: len(r.split("/"))] == r.split("/") for r in roots)
+
+
+def _text(answer: JSON) -> str:
+    return "\n".join(str(c.get("text", "")) for c in answer.get("content") or [] if isinstance(c, dict))
+
+
+def _fresh_root() -> Any:
+    import tempfile
+
+    return tempfile.TemporaryDirectory(prefix="toolconformance-access-")
+
+
+@pytest.mark.toolconformance("ACCESS-8")
+def test_access8_file_tools_follow_current_access_roots(toolconformance_host: HostClient) -> None:
+    """For random live roots, Read, ListDir and Write reach a path exactly when it lies inside the roots
+    currentAccess() reports at that moment (component-wise: /workspace/a does not cover /workspace/ab)."""
+    toolconformance_host.require("file-tools", "sandbox", "policy")
+    client = toolconformance_host
+
+    @_hypothesis_settings(25)
+    @given(before=_ROOTS, after=_ROOTS)
+    def run(before: list[str], after: list[str]) -> None:
+        client.reset()
+        with _fresh_root() as tmp:
+            from pathlib import Path
+
+            root = Path(tmp)
+            for d in _DIRS:
+                (root / d).mkdir(parents=True, exist_ok=True)
+                (root / d / "f.txt").write_text(f"MARK-{d}-7f3", "utf-8")
+            client.set_policy("acct-roots", roots=before)
+            session = client.open(identity={"userId": "acct-roots"}, sandboxRoot=str(root))
+            for roots in (before, after):  # the second round: the policy changed under the open session
+                client.set_policy("acct-roots", roots=roots)
+                reported = session.access().get("roots")
+                scenario = {"policy": {"roots": roots}, "open": {"sandboxRoot": "<tmp>"}, "reportedRoots": reported,
+                            "files": [f"/workspace/{d}/f.txt" for d in _DIRS]}
+                check(isinstance(reported, list) and sorted(reported) == sorted(roots), "ACCESS-8",
+                      f"currentAccess().roots is the live policy's roots {roots}", reported, scenario)
+                for d in _DIRS:
+                    guest = f"/workspace/{d}/f.txt"
+                    inside = _within(guest, roots)
+                    got = _text(session.call("Read", {"file_path": guest}))
+                    check((f"MARK-{d}-7f3" in got) == inside, "ACCESS-8",
+                          f"Read {guest} {'returns' if inside else 'does not return'} the file under roots {roots}",
+                          got, {**scenario, "call": {"tool": "Read", "file_path": guest}})
+                    listed = _text(session.call("ListDir", {"path": f"/workspace/{d}"}))
+                    check(("f.txt" in listed) == _within(f"/workspace/{d}", roots), "ACCESS-8",
+                          f"ListDir /workspace/{d} lists its entries only inside roots {roots}", listed,
+                          {**scenario, "call": {"tool": "ListDir", "path": f"/workspace/{d}"}})
+                    new = root / d / f"new-{len(roots)}-{roots is after}.txt"
+                    guest_new = f"/workspace/{d}/{new.name}"
+                    session.call("Write", {"file_path": guest_new, "content": "written"})
+                    check(new.exists() == _within(guest_new, roots), "ACCESS-8",
+                          f"Write {guest_new} {'creates' if _within(guest_new, roots) else 'does not create'} the file "
+                          f"under roots {roots}", {"exists": new.exists()},
+                          {**scenario, "call": {"tool": "Write", "file_path": guest_new}})
+
+    _seeded(run)()
+
+
+@pytest.mark.toolconformance("ACCESS-6")
+def test_access6_queue_rechecks_roots_at_run_time(toolconformance_host: HostClient) -> None:
+    """Queue Writes under one set of roots, change the roots, run the queue: each file exists exactly when
+    its path lies inside the roots in force when the queue runs, whatever they were when it was queued."""
+    toolconformance_host.require("file-tools", "mutation-queue", "sandbox", "policy")
+    client = toolconformance_host
+
+    @_hypothesis_settings(25)
+    @given(queued_under=_ROOTS, run_under=_ROOTS)
+    def run(queued_under: list[str], run_under: list[str]) -> None:
+        client.reset()
+        with _fresh_root() as tmp:
+            from pathlib import Path
+
+            root = Path(tmp)
+            client.set_policy("acct-queue", roots=queued_under)
+            session = client.open(identity={"userId": "acct-queue"}, sandboxRoot=str(root))
+            targets = [f"/workspace/{d}/queued.txt" for d in _DIRS]
+            for guest in targets:
+                session.queue_call("Write", {"file_path": guest, "content": "queued"})
+            client.set_policy("acct-queue", roots=run_under)
+            outcomes = session.run_queued()
+            scenario = {"queuedUnderRoots": queued_under, "runUnderRoots": run_under, "queued": targets}
+            check(len(outcomes) == len(targets), "ACCESS-6", "one outcome per queued Write", outcomes, scenario)
+            for guest in targets:
+                exists = (root / guest.removeprefix("/workspace/")).exists()
+                inside = _within(guest, run_under)
+                check(exists == inside, "ACCESS-6",
+                      f"queued Write {guest} {'runs' if inside else 'is refused inside the queue'}: the roots in force "
+                      f"when the queue runs are {run_under}", {"exists": exists}, scenario)
+
+    _seeded(run)()
+
+
+_GUARD_ACTIONS = st.lists(st.sampled_from(["read", "change", "write", "edit"]), min_size=1, max_size=8)
+
+
+@pytest.mark.toolconformance("ACCESS-7")
+def test_access7_guard_over_random_histories(toolconformance_host: HostClient) -> None:
+    """Random histories of Read, out-of-band changes, Write and Edit: a Write/Edit goes through exactly when
+    the file is new or its bytes are those this session last read or wrote."""
+    toolconformance_host.require("file-tools", "sandbox")
+    client = toolconformance_host
+
+    @_hypothesis_settings(30)
+    @given(actions=_GUARD_ACTIONS, exists_first=st.booleans())
+    def run(actions: list[str], exists_first: bool) -> None:
+        client.reset()
+        with _fresh_root() as tmp:
+            from pathlib import Path
+
+            path = Path(tmp) / "doc.txt"
+            if exists_first:
+                path.write_text("start @@\n", "utf-8")
+            session = client.open(identity={"userId": "acct-guard"}, sandboxRoot=str(tmp))
+            seen: str | None = None  # what this session last read or wrote
+            history: list[JSON] = [{"file": "doc.txt", "exists": exists_first}]
+            for n, action in enumerate(actions):
+                disk = path.read_text("utf-8") if path.exists() else None
+                if action == "read":
+                    session.call("Read", {"file_path": "/workspace/doc.txt"})
+                    seen = disk if disk is not None else seen
+                    history.append({"call": "Read"})
+                    continue
+                if action == "change":
+                    path.write_text(f"changed out of band {n} @@\n", "utf-8")
+                    history.append({"outOfBand": "changed"})
+                    continue
+                allowed = disk is None or disk == seen
+                if action == "write":
+                    new = f"written {n} @@\n"
+                    session.call("Write", {"file_path": "/workspace/doc.txt", "content": new})
+                else:
+                    if disk is None:
+                        continue  # Edit needs a file; a missing one is no ACCESS-7 question
+                    new = disk.replace("@@", "@@.", 1)
+                    session.call("Edit", {"file_path": "/workspace/doc.txt", "old_string": "@@", "new_string": "@@."})
+                history.append({"call": action.capitalize(), "guardAllows": allowed})
+                after = path.read_text("utf-8") if path.exists() else None
+                want = new if allowed else disk
+                check(after == want, "ACCESS-7",
+                      f"{action.capitalize()} {'goes through' if allowed else 'is refused: the bytes changed since they were read'}"
+                      f" (file now {want!r})", {"file": after}, {"steps": history})
+                if allowed:
+                    seen = new
+
+    _seeded(run)()
+
+
+# -- PLANFILE-1: the matrix -----------------------------------------------------------------------
+
+CONVERSATIONS = ("host", "managed", "local")
+MODES = ("build", "plan")
+SUBJECTS = ("turn", "read-only child", "child asked for write access", "grandchild")
+
+
+def _open_turn(client: HostClient, conversation: str, mode: str) -> Session:
+    spec: JSON = {"identity": {"userId": "u-plan"}, "conversation": conversation, "mode": mode}
+    if conversation != "host":
+        spec["projectId"] = "proj-1"
+    return client.open(**spec)
+
+
+def _subject(turn: Session, subject: str, plan_file: str | None) -> Session:
+    requested: JSON = {"planFile": plan_file} if plan_file else {}
+    if subject == "turn":
+        return turn
+    if subject == "read-only child":
+        return turn.delegate(read_only=True, requested=requested)
+    if subject == "child asked for write access":
+        return turn.delegate(read_only=False, requested={**requested, "readOnly": False, "planMode": False})
+    return turn.delegate(read_only=True, requested=requested).delegate(read_only=True, requested=requested)
+
+
+@pytest.mark.toolconformance("PLANFILE-1")
+@pytest.mark.parametrize(
+    ("conversation", "mode", "subject"),
+    list(itertools.product(CONVERSATIONS, MODES, SUBJECTS)),
+    ids=[f"{c}-{m}-{s.replace(' ', '-')}" for c, m, s in itertools.product(CONVERSATIONS, MODES, SUBJECTS)],
+)
+def test_planfile1_presence(toolconformance_host: HostClient, conversation: str, mode: str, subject: str) -> None:
+    """planFile is on a managed/local Project conversation's own Plan turn, and nowhere else."""
+    toolconformance_host.require("plan-mode", "plan-file")
+    if subject != "turn":
+        toolconformance_host.require("delegation")
+    turn = _open_turn(toolconformance_host, conversation, mode)
+    plan_file = turn.access().get("planFile")
+    target = _subject(turn, subject, plan_file if isinstance(plan_file, str) else "/workspace/.plans/forged/plan.md")
+    access = target.access()
+    own_plan_turn = subject == "turn" and mode == "plan" and conversation in ("managed", "local")
+    scenario = {"open": turn.spec, "subject": subject}
+    if own_plan_turn:
+        got = access.get("planFile")
+        check(isinstance(got, str) and got.startswith("/workspace/") and len(got) > len("/workspace/"), "PLANFILE-1",
+              f"a {conversation} Project conversation's own Plan turn carries planFile, an exact guest path under "
+              "/workspace", access, scenario)
+    else:
+        check(access.get("planFile") is None, "PLANFILE-1",
+              f"no planFile on a {mode} turn of a {conversation} conversation's {subject}", access, scenario)
+
+
+@pytest.mark.toolconformance("PLANFILE-1")
+@pytest.mark.parametrize(("conversation", "mode"), [("host", "plan"), ("host", "build"), ("managed", "build"), ("local", "build")])
+def test_planfile1_spec_contradiction_refused(toolconformance_host: HostClient, conversation: str, mode: str) -> None:
+    """A session spec that names planFile where none is minted is refused as a spec error naming PLANFILE-1."""
+    toolconformance_host.require("plan-file")
+    spec: JSON = {"identity": {"userId": "u-plan"}, "conversation": conversation, "mode": mode,
+                  "planFile": "/workspace/.plans/forged/plan.md"}
+    if conversation != "host":
+        spec["projectId"] = "proj-1"
+    answer = toolconformance_host.open_raw(spec)
+    err = answer.get("error") or {}
+    check(err.get("kind") == "spec" and "PLANFILE-1" in f"{err.get('rule')} {err.get('message')}", "PLANFILE-1",
+          "the spec is refused: error.kind 'spec', naming PLANFILE-1 (rule or message)", answer, {"open": spec})
+
+
+# -- DELEG-2/3 and PLANFILE-5: random delegation chains --------------------------------------------
+
+_REQUESTED = st.fixed_dictionaries({}, optional={
+    "readOnly": st.booleans(), "planMode": st.booleans(),
+    "planFile": st.sampled_from(["{plan}", "/workspace/.plans/forged/plan.md"]),
+})
+_CHAIN = st.lists(st.tuples(st.booleans(), _REQUESTED), min_size=1, max_size=4)
+_STARTS = st.sampled_from([("managed", "plan"), ("local", "plan"), ("host", "plan"), ("managed", "build"), ("host", "build")])
+
+
+def _walk_chain(client: HostClient, start: tuple[str, str], chain: list[tuple[bool, JSON]],
+                visit: Callable[[int, Session, JSON, JSON, JSON], None]) -> None:
+    client.reset()
+    turn = _open_turn(client, *start)
+    parent_access = turn.access()
+    plan = parent_access.get("planFile") or "/workspace/.plans/none/plan.md"
+    steps: list[JSON] = [{"open": {"conversation": start[0], "mode": start[1]}, "access": parent_access}]
+    current = turn
+    for depth, (read_only, requested) in enumerate(chain, start=1):
+        asked = {k: (plan if v == "{plan}" else v) for k, v in requested.items()}
+        steps.append({"delegate": {"readOnly": read_only, "requested": asked}})
+        current = current.delegate(read_only=read_only, requested=asked)
+        access = current.access()
+        visit(depth, current, parent_access, access, {"steps": steps, "delegated": {"readOnly": read_only}})
+        parent_access = access
+        steps[-1]["access"] = access
+
+
+def _chain_property(client: HostClient, visit: Callable[[int, Session, JSON, JSON, JSON], None]) -> None:
+    @_hypothesis_settings(20)
+    @given(start=_STARTS, chain=_CHAIN)
+    def run(start: tuple[str, str], chain: list[tuple[bool, JSON]]) -> None:
+        _walk_chain(client, start, chain, visit)
+
+    _seeded(run)()
+
+
+@pytest.mark.toolconformance("DELEG-3")
+def test_deleg3_child_never_clears_restrictions(toolconformance_host: HostClient) -> None:
+    """Whatever the delegation request asks for, a child keeps its parent's readOnly and planMode, and a
+    child delegated read-only is read-only."""
+    toolconformance_host.require("delegation", "plan-mode")
+
+    def visit(depth: int, child: Session, parent: JSON, access: JSON, scenario: JSON) -> None:
+        if parent.get("readOnly") is True or scenario["delegated"]["readOnly"]:
+            check(access.get("readOnly") is True, "DELEG-3",
+                  f"the child at depth {depth} stays readOnly (its parent was read-only or it was delegated read-only)",
+                  access, scenario)
+        if parent.get("planMode") is True:
+            check(access.get("planMode") is True, "DELEG-3",
+                  f"the child at depth {depth} keeps planMode, whatever its request said", access, scenario)
+
+    _chain_property(toolconformance_host, visit)
+
+
+@pytest.mark.toolconformance("PLANFILE-5")
+def test_planfile5_never_forwarded_down_a_chain(toolconformance_host: HostClient) -> None:
+    """No child at any depth carries planFile, even when its request names the parent's plan path."""
+    toolconformance_host.require("delegation", "plan-file")
+
+    def visit(depth: int, child: Session, parent: JSON, access: JSON, scenario: JSON) -> None:
+        check(access.get("planFile") is None, "PLANFILE-5",
+              f"the child at depth {depth} has no planFile (never constructed for or forwarded to a child)",
+              access, scenario)
+
+    _chain_property(toolconformance_host, visit)
+
+
+@pytest.mark.toolconformance("DELEG-2")
+def test_deleg2_plan_mode_kept_without_directive(toolconformance_host: HostClient) -> None:
+    """Below a Plan turn every descendant keeps planMode true, yet starts in Build: no mode directive."""
+    toolconformance_host.require("delegation", "plan-mode", "composition")
+
+    def visit(depth: int, child: Session, parent: JSON, access: JSON, scenario: JSON) -> None:
+        if parent.get("planMode") is True:
+            check(access.get("planMode") is True, "DELEG-2",
+                  f"the delegated origin at depth {depth} keeps planMode true for further delegation", access, scenario)
+        directive = child.compose().get("modeDirective")
+        check(directive is None, "DELEG-2", f"the child at depth {depth} starts in Build with no mode directive",
+              {"modeDirective": directive}, scenario)
+
+    _chain_property(toolconformance_host, visit)
+
+
+@pytest.mark.toolconformance("DELEG-1")
+@pytest.mark.parametrize(("conversation", "mode"), list(itertools.product(CONVERSATIONS, MODES)))
+def test_deleg1_read_only_flags(toolconformance_host: HostClient, conversation: str, mode: str) -> None:
+    """readOnly is true on every Plan turn and on every read-only delegated origin, false on a Build turn."""
+    toolconformance_host.require("delegation", "plan-mode")
+    turn = _open_turn(toolconformance_host, conversation, mode)
+    access = turn.access()
+    scenario = {"open": turn.spec}
+    check(access.get("readOnly") is (mode == "plan"), "DELEG-1",
+          f"a {mode} turn has readOnly {mode == 'plan'} (the admitted Plan restriction)", access, scenario)
+    child = turn.delegate(read_only=True).access()
+    check(child.get("readOnly") is True, "DELEG-1", "a read-only delegated child has readOnly true", child,
+          {**scenario, "delegate": {"readOnly": True}})
+

@@ -1,0 +1,122 @@
+"""COST-1: session composition is linear in the tool catalog (plus the external schemas inspected).
+
+The one timing check of the kit. It composes a catalog of N tools and one of 10N (a fifth of each
+external) and compares the time *per tool*: a linear host stays near 1x even on a noisy machine,
+a host that rescans the catalog for every tool grows about 10x. It fails only past 4x, so that a
+busy CI machine does not make it flaky, and it takes the best of several runs of each.
+
+Both a session's first composition after the plugins are installed (where a host may work out
+each tool's caps) and later ones are measured: quadratic work hidden in either is caught.
+"""
+
+from __future__ import annotations
+
+import gc
+import time
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from pytest_toolconformance.host.client import HostClient, check
+
+SMALL = 300
+FACTOR = 10
+#: Per-tool time may grow this much from SMALL to FACTOR * SMALL tools before it is a failure.
+LIMIT = 4.0
+ROUNDS = 5
+LATER_RUNS = 10
+TOOLS_PER_PLUGIN = 100
+
+_EXTERNAL_SCHEMA = {
+    "type": "object",
+    "required": ["query"],
+    "properties": {
+        "query": {"type": "string", "description": "Search terms; quoted phrases match exactly."},
+        "limit": {"type": "integer", "minimum": 1, "maximum": 100, "description": "How many results to return."},
+        "filters": {"type": "object", "properties": {"lang": {"type": "string"}, "since": {"type": "string"}}},
+        "sort": {"type": "string", "enum": ["relevance", "date", "stars"]},
+    },
+}
+_INTERNAL_SCHEMA = {
+    "type": "object",
+    "required": ["file_path"],
+    "properties": {"file_path": {"type": "string", "description": "Absolute guest path of the file."},
+                   "limit": {"type": "integer"}},
+}
+
+
+def catalog(size: int) -> list[dict[str, Any]]:
+    """Scripted plugins holding ``size`` tools, every fifth one external."""
+    plugins = []
+    for start in range(0, size, TOOLS_PER_PLUGIN):
+        tools = []
+        for i in range(start, min(size, start + TOOLS_PER_PLUGIN)):
+            if i % 5 == 0:
+                tools.append({"name": f"mcp__srv{i // TOOLS_PER_PLUGIN}__search{i}", "label": "search",
+                              "description": f"Search remote source {i} for documents matching a query. " * 3,
+                              "parameters": _EXTERNAL_SCHEMA, "handler": [], "options": {"external": True}})
+            else:
+                tools.append({"name": f"local_tool_{i}", "label": "local", "description": f"Local tool {i}.",
+                              "parameters": _INTERNAL_SCHEMA, "handler": []})
+        plugins.append({"name": f"cost-{start // TOOLS_PER_PLUGIN}", "tools": tools})
+    return plugins
+
+
+def _timed(fn: Callable[[], Any]) -> float:
+    start = time.perf_counter()
+    fn()
+    return time.perf_counter() - start
+
+
+def _install(client: HostClient, plugins: list[dict[str, Any]], size: int) -> None:
+    client.reset()
+    for doc in plugins:
+        report = client.install(doc)
+        check("error" not in report and len(report.get("accepted") or []) == len(doc["tools"]), "COST-1",
+              f"the {size}-tool catalog installs", report)
+
+
+def measure(client: HostClient, sizes: tuple[int, ...]) -> dict[int, tuple[float, float]]:
+    """Per size, (first, later): the best seconds per tool of a session's first composition after
+    the install, and of later compositions. Sizes are measured in interleaved rounds, so that a
+    busy moment of the machine does not land on one size only."""
+    catalogs = {size: catalog(size) for size in sizes}
+    best = {size: [float("inf"), float("inf")] for size in sizes}
+    totals: dict[int, int] = {}
+    gc.collect()
+    enabled = gc.isenabled()
+    gc.disable()  # a collection of the whole test process is not the host's composition time
+    try:
+        for _ in range(ROUNDS):
+            for size in sizes:
+                _install(client, catalogs[size], size)
+                session = client.open(identity={"userId": "cost"})
+                composed: dict[str, Any] = {}
+                best[size][0] = min(best[size][0], _timed(lambda s=session, c=composed: c.update(s.compose())))
+                totals[size] = len(composed.get("catalog") or [])
+                check(totals[size] >= size, "COST-1", f"the session's catalog holds the {size} tools", totals[size])
+                for _ in range(LATER_RUNS):
+                    best[size][1] = min(best[size][1], _timed(session.compose))
+    finally:
+        if enabled:
+            gc.enable()
+    return {size: (best[size][0] / totals[size], best[size][1] / totals[size]) for size in sizes}
+
+
+@pytest.mark.toolconformance("COST-1")
+def test_composition_time_per_tool_does_not_grow_with_the_catalog(toolconformance_host: HostClient) -> None:
+    client = toolconformance_host
+    client.require("registration", "composition")
+    measured = measure(client, (SMALL, SMALL * FACTOR))
+    small, large = measured[SMALL], measured[SMALL * FACTOR]
+    client.reset()
+    for which, s, big in (("first", small[0], large[0]), ("later", small[1], large[1])):
+        growth = big / s if s > 0 else 1.0
+        check(growth <= LIMIT, "COST-1",
+              f"the {which} composition's time per tool stays within {LIMIT:g}x from {SMALL} to {SMALL * FACTOR} tools "
+              "(linear: about 1x; rescanning the catalog per tool: about 10x)",
+              {"growth": round(growth, 2), f"us_per_tool_at_{SMALL}": round(s * 1e6, 2),
+               f"us_per_tool_at_{SMALL * FACTOR}": round(big * 1e6, 2)},
+              {"catalogs": f"{SMALL} and {SMALL * FACTOR} tools in plugins of {TOOLS_PER_PLUGIN}, every fifth external; "
+                           "best of several compositions each"})

@@ -1,0 +1,189 @@
+"""The plan-file sandbox through the adapter: the attack table and a link-swap race (PLANFILE-2/3/4/5).
+
+The table is data in :mod:`pytest_toolconformance.suites.host.attacks`; every row runs against a fresh
+``plan_file_sandbox`` (a managed Project Plan turn over a real temporary directory), and the
+verdict is read from the real directory as well as from the host's answer: nothing outside the
+root may change, a refused operation changes nothing, an admitted one really happened.
+
+The race check swaps a symbolic link in and out of the plan file's parent while the host writes
+the plan file; whatever the interleaving, no byte may land outside the root.
+
+PLANFILE-6 runs a table of destructive commands (programs, options and shell syntax that would
+change the workspace) and of non-destructive ones on every kind of read-only turn: the first
+change nothing in the real directory, the second run and show their output.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from pytest_toolconformance.fixtures import PlanFileSandbox
+from pytest_toolconformance.host.client import HostClient, Session, check
+from pytest_toolconformance.suites.host import attacks
+
+#: The rules the attack table checks (each row is marked with its own one of them).
+ATTACK_RULES = ("PLANFILE-2", "PLANFILE-3", "PLANFILE-4", "PLANFILE-5")
+RACE_ROUNDS = 2000
+RACE_SECONDS = 5.0
+
+
+@pytest.mark.parametrize("attack", attacks.attack_params(ATTACK_RULES))
+def test_plan_file_attack(plan_file_sandbox: PlanFileSandbox, attack: attacks.Attack) -> None:
+    """One row of the attack table, judged by the host's answer and the real directory."""
+    verdict = plan_file_sandbox.run_attack(attack)
+    expected = f"{attack.title}: {attack.expect}"
+    if attack.expect == "refused":
+        expected += ", and nothing in or outside the root changes"
+    else:
+        expected += ", and it really happens inside the root"
+        if verdict.scope is not None:
+            expected += f", narrowed to scope {verdict.scope!r}"
+    check(verdict.ok, attack.rule, expected,
+          {"problems": verdict.problems, "answer": verdict.answer},
+          {"planFile": plan_file_sandbox.plan_file, "row": attack.as_dict(), "op": verdict.op})
+
+
+def _swapper(parent: Path, outside: Path, stop: threading.Event, rounds: list[int]) -> None:
+    """Swap ``parent`` between a real directory and a link to ``outside`` until told to stop.
+
+    Each round moves the real directory aside under a fresh name, so a directory the host made
+    in the gap never wedges the swap: the next round simply moves that one aside instead."""
+    while not stop.is_set():
+        rounds[0] += 1
+        stash = parent.with_name(f"{parent.name}.swap{rounds[0]}")
+        for action, args in (
+            (os.rename, (parent, stash)),  # the real directory steps aside...
+            (os.symlink, (outside, parent)),  # ...a link out of the root takes its place...
+            (time.sleep, (0,)),  # ...for a moment...
+            (os.unlink, (parent,)),  # ...and goes again...
+            (os.rename, (stash, parent)),  # ...and the real directory comes back
+        ):
+            try:
+                action(*args)
+            except OSError:
+                pass  # the host made or holds something there meanwhile: carry on swapping
+
+
+@pytest.mark.toolconformance("PLANFILE-2")
+def test_plan_file_write_races_a_swapped_parent_link(plan_file_sandbox: PlanFileSandbox) -> None:
+    """A thread swaps a link out of the root in and out of the plan file's parent while the host
+    writes the plan file: no write may ever land outside the root (bounded: 2,000 writes or ~5 s)."""
+    pfs = plan_file_sandbox
+    plan = pfs.plan_file
+    if attacks.layout_problem(attacks.Attack("race", "PLANFILE-2", "", {}, "admitted", requires=("plan-parent",)), plan):
+        pytest.skip(f"the plan path {plan!r} has no parent directory below the guest root to swap")
+    parent = pfs.host_path(plan.rpartition("/")[0])
+    parent.mkdir(parents=True, exist_ok=True)
+    outside_before = attacks.snapshot(pfs.outside)
+    stop = threading.Event()
+    rounds = [0]
+    swapper = threading.Thread(target=_swapper, args=(parent, pfs.outside, stop, rounds), daemon=True)
+    writes = admitted = 0
+    deadline = time.monotonic() + RACE_SECONDS
+    swapper.start()
+    try:
+        while writes < RACE_ROUNDS and time.monotonic() < deadline:
+            answer = pfs.session.sandbox({"kind": "write", "path": plan, "content": f"plan {writes}\n"})
+            writes += 1
+            admitted += answer.get("admitted") is True
+    finally:
+        stop.set()
+        swapper.join(timeout=10)
+    moved = attacks.changes(outside_before, attacks.snapshot(pfs.outside))
+    scenario = {"planFile": plan, "race": "a thread renames the plan file's parent away, puts a link to a "
+                "directory outside the root in its place, removes it and renames the directory back, "
+                "while the host writes the plan file", "writes": writes, "swapRounds": rounds[0]}
+    check(not moved, "PLANFILE-2", "no write lands outside the root while a link is swapped into the plan "
+          "file's parent", {"outsideChanges": moved, "admittedWrites": admitted}, scenario)
+    stray = [p for p in pfs.root.parent.iterdir() if p.name not in (pfs.root.name, pfs.outside.name)]
+    check(not stray, "PLANFILE-2", "nothing appears beside the root either", [str(p) for p in stray], scenario)
+
+
+# -- PLANFILE-6: the non-destructive command boundary on every kind of read-only turn -----------------
+
+KEEP = "KEEP-CONTENT-4b2\n"
+
+#: Commands that would change the workspace through a shell, a program, an option or shell syntax.
+DESTRUCTIVE = (
+    "rm keep.txt", "rm -rf sub", "/bin/rm keep.txt", "mv keep.txt moved.txt", "cp keep.txt copy.txt",
+    "touch new.txt", "mkdir newdir", "ln -s keep.txt link.txt", "chmod 000 keep.txt", "truncate -s 0 keep.txt",
+    "dd if=/dev/zero of=keep.txt count=1", "tee new.txt", "sed -i s/KEEP/GONE/ keep.txt",
+    "echo x > new.txt", "echo x >> keep.txt", "cat keep.txt > copy.txt", "ls > new.txt",
+    "ls; rm keep.txt", "ls && touch new.txt", "ls | tee new.txt", "ls\nrm keep.txt", "$(rm keep.txt)",
+    "`touch new.txt`", "find . -name keep.txt -delete", "find . -exec rm keep.txt ;", "sort -o keep.txt keep.txt",
+    "uniq keep.txt out.txt", "git init", "bash -c 'rm keep.txt'", "sh -c 'touch new.txt'",
+    "python3 -c \"open('new.txt', 'w')\"", "env rm keep.txt",
+)  # fmt: skip
+#: Non-destructive commands and a text their output must show.
+NON_DESTRUCTIVE = (
+    ("ls", "keep.txt"), ("ls sub", "inner.txt"), ("cat keep.txt", "KEEP-CONTENT-4b2"),
+    ("grep KEEP keep.txt", "KEEP-CONTENT-4b2"), ("head -n 1 keep.txt", "KEEP-CONTENT-4b2"),
+    ("find . -name inner.txt", "inner.txt"), ("echo boundary-ok", "boundary-ok"), ("wc -c keep.txt", "17"),
+)  # fmt: skip
+#: Read-only turns: a Project Plan turn, a host Plan turn, a read-only child of a Build turn, and a
+#: grandchild of a Plan turn whose delegation asked to clear readOnly and planMode.
+READ_ONLY_TURNS = ("project-plan-turn", "host-plan-turn", "read-only-child", "plan-grandchild-asking-write")
+
+
+def _read_only_turn(host: HostClient, kind: str, root: Path) -> Session:
+    base: dict[str, object] = {"identity": {"userId": "u-bash"}, "sandboxRoot": str(root)}
+    if kind == "project-plan-turn":
+        host.require("plan-mode")
+        return host.open(**base, conversation="managed", projectId="proj-1", mode="plan")
+    if kind == "host-plan-turn":
+        host.require("plan-mode")
+        return host.open(**base, conversation="host", mode="plan")
+    host.require("delegation")
+    if kind == "read-only-child":
+        return host.open(**base).delegate(read_only=True)
+    host.require("plan-mode")
+    asks = {"readOnly": False, "planMode": False}
+    plan = host.open(**base, conversation="managed", projectId="proj-1", mode="plan")
+    return plan.delegate(read_only=False, requested=asks).delegate(read_only=False, requested=asks)
+
+
+def _workspace(tmp_path: Path) -> Path:
+    root = tmp_path / "root"
+    (root / "sub").mkdir(parents=True)
+    (root / "keep.txt").write_text(KEEP, "utf-8")
+    (root / "sub" / "inner.txt").write_text("inner\n", "utf-8")
+    return root
+
+
+@pytest.mark.toolconformance("PLANFILE-6")
+@pytest.mark.parametrize("turn", READ_ONLY_TURNS)
+@pytest.mark.parametrize("command", DESTRUCTIVE, ids=[c.replace("\n", "\\n") for c in DESTRUCTIVE])
+def test_planfile6_destructive_command_changes_nothing(toolconformance_host: HostClient, tmp_path: Path,
+                                                      turn: str, command: str) -> None:
+    """On a read-only turn a command that would change the workspace changes nothing."""
+    toolconformance_host.require("bash", "sandbox")
+    root = _workspace(tmp_path)
+    session = _read_only_turn(toolconformance_host, turn, root)
+    before = attacks.snapshot(tmp_path)
+    answer = session.call("Bash", {"command": command})
+    moved = attacks.changes(before, attacks.snapshot(tmp_path))
+    check(not moved, "PLANFILE-6", f"on a {turn.replace('-', ' ')}, {command!r} is refused or harmless: the "
+          "workspace is unchanged", {"changes": moved, "answer": {k: answer.get(k) for k in ("content", "isError")}},
+          {"turn": turn, "files": {"keep.txt": KEEP, "sub/inner.txt": "inner\n"}, "call": {"tool": "Bash", "command": command}})
+
+
+@pytest.mark.toolconformance("PLANFILE-6")
+@pytest.mark.parametrize("turn", READ_ONLY_TURNS)
+@pytest.mark.parametrize(("command", "shows"), NON_DESTRUCTIVE, ids=[c for c, _ in NON_DESTRUCTIVE])
+def test_planfile6_non_destructive_command_runs(toolconformance_host: HostClient, tmp_path: Path,
+                                                turn: str, command: str, shows: str) -> None:
+    """On a read-only turn a non-destructive command runs, with no writable environment descriptor."""
+    toolconformance_host.require("bash", "sandbox")
+    root = _workspace(tmp_path)
+    session = _read_only_turn(toolconformance_host, turn, root)
+    answer = session.call("Bash", {"command": command})
+    text = "\n".join(str(c.get("text", "")) for c in answer.get("content") or [] if isinstance(c, dict))
+    check(answer.get("handlerRan") is True and shows in text, "PLANFILE-6",
+          f"on a {turn.replace('-', ' ')}, {command!r} runs and its output shows {shows!r}",
+          {k: answer.get(k) for k in ("content", "isError", "handlerRan", "refusal")},
+          {"turn": turn, "files": {"keep.txt": KEEP, "sub/inner.txt": "inner\n"}, "call": {"tool": "Bash", "command": command}})

@@ -1,0 +1,20 @@
+"""Every language-neutral scenario case, run through the adapter contract."""
+
+from __future__ import annotations
+
+import pytest
+
+from pytest_toolconformance.host.client import HostClient
+from pytest_toolconformance.suites.host.scenarios import Case, CaseRunner, load_cases
+
+CASES = load_cases()
+
+
+def _param(case: Case) -> object:
+    return pytest.param(case, id=case.param_id, marks=[pytest.mark.toolconformance(*case.rules)])
+
+
+@pytest.mark.parametrize("case", [_param(c) for c in CASES])
+def test_scenario(case: Case, toolconformance_host: HostClient, tmp_path) -> None:
+    toolconformance_host.require(*case.data.get("requires", []))
+    CaseRunner(toolconformance_host, case, root=tmp_path).run()

@@ -1,0 +1,311 @@
+"""Calling a plugin's tools with generated arguments: results, refusals, transport faults, access.
+
+Every call runs in a fresh temporary working directory with the network blocked. Valid calls go
+through the reference host's pipeline; breaking arguments are also handed to the handler
+directly (the SCHEMA-4 reading), since the host's own validation would otherwise refuse them first.
+
+A refusal is a text result that names a parameter (declared, or the offending one): the REG-6
+reading of what makes a refusal one the model can act on. A throw for a bad argument is reported
+under ERR-2 only, a success for one under SCHEMA-4 only, so that each finding has one rule.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from pytest_toolconformance.plugins.arguments import (
+    arguments_for,
+    breaking_arguments_for,
+    classify,
+    properties,
+    required,
+    simplest_arguments,
+    unknown_only_for,
+)
+from pytest_toolconformance.plugins.runtime import (
+    CallRecord,
+    Subject,
+    ToolUnderTest,
+    for_each_tool,
+    generate_tests,
+    run_property,
+    short,
+)
+from reference_host.tools import result_problems
+
+pytest_generate_tests = generate_tests
+
+OWNER_WORDS = re.compile(r"\b(owner|operator)\b", re.IGNORECASE)
+TRANSPORT_FIX = (
+    "let the failure propagate, or in a catch-all write `if (isTransportFailure(error)) throw error;` and tag "
+    "failures you raise yourself with `throw markTransportFailure(error)` (elowen-plugin-shared/transport; "
+    "Python: reference_host.mark_transport_failure)"
+)
+
+
+@for_each_tool(["REG-3"])
+def test_valid_call_result(toolconformance_subject: Subject) -> None:
+    """REG-3: what a call answers is {content: [PI-supported items], details: {...}}."""
+    subject = toolconformance_subject
+    tut = subject.tool
+    assert tut is not None
+    subject.require_callable()
+    schema = tut.schema
+
+    def check(args: dict, via: str = "host") -> None:
+        record = subject.call(args, via=via)
+        if not record.answered:
+            return
+        problems = result_problems(record.result)
+        if problems:
+            raise subject.finding(
+                "a normal result {content: [{type: 'text', text} or {type: 'image', data, mimeType}], details: {...}}",
+                f"it returned {short(record.result)}: {'; '.join(problems)}",
+                record,
+                fix="return {content: [{type: 'text', text: '...'}], details: {}} for answers and refusals alike",
+            )
+
+    with subject.reporting():
+        check(simplest_arguments(schema))
+        run_property(arguments_for(schema), check)
+        run_property(breaking_arguments_for(schema), lambda args: check(args, via="handler"))
+
+
+def _is_local_fault(record: CallRecord) -> bool:
+    return record.thrown and not record.network and not record.transport_tagged
+
+
+@for_each_tool(["ERR-2"])
+def test_no_throw_for_bad_input(toolconformance_subject: Subject) -> None:
+    """ERR-2: a bad argument, a missing resource or a refusal is a text result, never a throw."""
+    subject = toolconformance_subject
+    tut = subject.tool
+    assert tut is not None
+    subject.require_callable()
+    schema = tut.schema
+
+    def check(args: dict, via: str, what: str) -> None:
+        record = subject.call(args, via=via)
+        if _is_local_fault(record):
+            raise subject.finding(
+                f"{what} to get a text result, not a throw (only transport and host faults are thrown)",
+                f"it threw {short(record.text)} without reaching for the network",
+                record,
+                fix="return a text result that says what is wrong (a bad argument, a missing file, a refusal)",
+            )
+
+    with subject.reporting():
+        check(simplest_arguments(schema), "host", "a valid call")
+        run_property(arguments_for(schema), lambda a: check(a, "host", "a valid call (a missing resource is text)"))
+        run_property(breaking_arguments_for(schema),
+                     lambda a: check(a, "handler", "arguments that break the schema (a bad argument)"))
+        if tut.external:
+            # The host forwards an external tool's arguments as sent (CAP-4): its handler is the validator.
+            run_property(breaking_arguments_for(schema),
+                         lambda a: check(a, "host", "arguments that break the schema of an external tool"))
+
+
+@for_each_tool(["SCHEMA-4"])
+def test_handler_validates_again(toolconformance_subject: Subject) -> None:
+    """SCHEMA-4: handed arguments that break its schema, the handler refuses them with text."""
+    subject = toolconformance_subject
+    tut = subject.tool
+    assert tut is not None
+    subject.require_callable()
+    schema = tut.schema
+    declared = list(properties(schema))
+
+    def check(args: dict, via: str = "handler") -> None:
+        case = classify(schema, args)
+        if case is None:
+            return
+        record = subject.call(args, via=via)
+        if not record.answered:
+            return  # a throw is ERR-2's finding
+        if not record.refused(declared + list(case.offending)):
+            raise subject.finding(
+                f"a text refusal naming {', '.join(f'`{n}`' for n in case.offending)} for arguments that break the "
+                f"schema ({case.kind})",
+                f"it answered {short(record.text)} as a success",
+                record,
+                fix="validate params inside execute and refuse with text naming the parameter, like the seam's "
+                    "`value must be a string`; refuse unknown parameters too",
+            )
+
+    with subject.reporting():
+        run_property(breaking_arguments_for(schema), check)
+        if tut.external:
+            # Through the host too: it forwards an external tool's arguments unvalidated (CAP-4).
+            run_property(breaking_arguments_for(schema), lambda args: check(args, "host"))
+
+
+def _offers_choice(tut: ToolUnderTest) -> bool:
+    return tut.accepted and not required(tut.schema) and len(properties(tut.schema)) >= 2
+
+
+@for_each_tool(["SCHEMA-3"], select=_offers_choice,
+               applies_to="SCHEMA-3 checks tools with two or more parameters, all optional")
+def test_choice_in_handler(toolconformance_subject: Subject) -> None:
+    """SCHEMA-3: a choice between alternative parameters lives in the handler; an unknown-only
+    call reaches it and is refused with a text that names the alternatives."""
+    subject = toolconformance_subject
+    tut = subject.tool
+    assert tut is not None
+    subject.require_callable()
+    schema = tut.schema
+    alternatives = list(properties(schema))
+    with subject.reporting():
+        empty = subject.call({}, via="handler")
+        if empty.thrown:
+            pytest.skip(f"a call of {tut.name} naming none of its parameters threw; ERR-2 reports that")
+        if not empty.refused(alternatives):
+            pytest.skip(f"{tut.name} answers a call naming none of its parameters ({short(empty.text, 120)}), so it "
+                        "offers no choice between them")
+
+        def check(args: dict) -> None:
+            record = subject.call(args, via="handler")
+            if not record.answered:
+                return
+            named = [a for a in alternatives if record.names(a)]
+            if len(named) < 2:
+                raise subject.finding(
+                    f"an unknown-only call to be refused with a text naming the alternatives ({', '.join(alternatives)})",
+                    f"it answered {short(record.text)}" + (f", naming only `{named[0]}`" if named else ""),
+                    record,
+                    fix="name every alternative in the refusal, as ShareImage does for file_path and latest",
+                )
+
+        run_property(unknown_only_for(schema), check)
+
+
+@for_each_tool(["ERR-3"])
+def test_transport_fault_thrown(toolconformance_subject: Subject) -> None:
+    """ERR-3: a call whose network request fails throws; it never answers the fault as text."""
+    subject = toolconformance_subject
+    tut = subject.tool
+    assert tut is not None
+    subject.require_callable()
+    schema = tut.schema
+    reached: list[CallRecord] = []
+
+    def check(args: dict) -> None:
+        record = subject.call(args)
+        if not record.network:
+            return
+        reached.append(record)
+        if not record.thrown:
+            raise subject.finding(
+                "a failed network request to be thrown (a transport fault is not an answer the model can fix)",
+                f"it reached for {', '.join(record.network[:3])}, the request failed, and it answered "
+                f"{short(record.text)}",
+                record,
+                fix=TRANSPORT_FIX,
+            )
+
+    with subject.reporting():
+        check(simplest_arguments(schema))
+        run_property(arguments_for(schema), check)
+    if not reached:
+        pytest.skip(f"no call of {tut.name} reached for the network, so no transport fault could be observed")
+
+
+@for_each_tool(["ERR-4"])
+def test_transport_fault_tagged(toolconformance_subject: Subject) -> None:
+    """ERR-4: a transport failure the tool caught is rethrown as it is, or tagged with markTransportFailure."""
+    subject = toolconformance_subject
+    tut = subject.tool
+    assert tut is not None
+    subject.require_callable()
+    schema = tut.schema
+    thrown: list[CallRecord] = []
+
+    def check(args: dict) -> None:
+        record = subject.call(args)
+        if not record.network or not record.thrown:
+            return
+        thrown.append(record)
+        if not (record.transport_tagged or record.raw_network_fault):
+            raise subject.finding(
+                "a caught transport failure to be rethrown as it is, or tagged with markTransportFailure(error)",
+                f"after its request failed ({', '.join(record.network[:3])}) it threw a new, untagged error "
+                f"{short(record.text)}",
+                record,
+                fix=TRANSPORT_FIX,
+            )
+
+    with subject.reporting():
+        check(simplest_arguments(schema))
+        run_property(arguments_for(schema), check)
+    if not thrown:
+        pytest.skip(f"no call of {tut.name} threw after reaching for the network (ERR-3 covers one that answers text)")
+
+
+@for_each_tool(["SCOPE-4"])
+def test_access_read_at_execution(toolconformance_subject: Subject) -> None:
+    """SCOPE-4: identity and access are read at execution time and never kept across turns.
+
+    Observable only where the tool echoes identity or access: two sessions with different live
+    policies, and a revocation between two calls of one session.
+    """
+    subject = toolconformance_subject
+    tut = subject.tool
+    assert tut is not None and subject.plugin.host is not None
+    subject.require_callable()
+    args = simplest_arguments(tut.schema)
+    fix = "call ctx.currentIdentity()/currentAccess() inside execute on every call and cache nothing across calls"
+    with subject.reporting():
+        first = subject.open_session()
+        record = subject.call(args, session=first)
+        if not record.answered:
+            pytest.skip(f"{tut.name} did not answer {short(args)}; nothing to observe")
+        stale = subject.foreign_markers(record.blob, first)
+        if stale:
+            raise subject.finding(
+                "identity and access read fresh in each call",
+                f"in a session of {first.user} (Project {first.project}) it answered with {', '.join(stale)}, "
+                "which belong to an earlier session", record, fix=fix,
+            )
+        if not any(marker in record.blob for marker in first.markers):
+            pytest.skip(f"{tut.name} does not echo identity or access, so the kit cannot see whether it reads them fresh")
+        second = subject.open_session()
+        again = subject.call(args, session=second)
+        stale = subject.foreign_markers(again.blob, second) if again.answered else []
+        if stale:
+            raise subject.finding(
+                "identity and access read fresh in each call, never kept across turns",
+                f"in a second session ({second.user}, Project {second.project}) it answered with "
+                f"{', '.join(stale)} from the first", again, fix=fix,
+            )
+        if first.project in record.blob:
+            subject.plugin.host.set_policy(first.account, {"projectIds": []})
+            revoked = subject.call(args, session=first)
+            if revoked.answered and first.project in revoked.blob:
+                raise subject.finding(
+                    "a Project revoked between two calls to be gone from the second call's access",
+                    f"after {first.project} was revoked it still answered with it: {short(revoked.blob)}",
+                    revoked, fix=fix,
+                )
+
+
+@for_each_tool(["GRANT-2"])
+def test_no_owner_entitlement(toolconformance_subject: Subject) -> None:
+    """GRANT-2 (advisory): entitlement is the account's plugin grant, not an identity.owner check."""
+    subject = toolconformance_subject
+    tut = subject.tool
+    assert tut is not None
+    subject.require_callable()
+    args = simplest_arguments(tut.schema)
+    with subject.reporting():
+        plain = subject.call(args, session=subject.open_session(owner=False))
+        owner = subject.call(args, session=subject.open_session(owner=True))
+    if (
+        plain.answered and owner.answered and OWNER_WORDS.search(plain.text)
+        and not OWNER_WORDS.search(owner.text) and plain.text != owner.text
+    ):
+        subject.advise(
+            f"refuses callers that are not the instance owner ({short(plain.text, 160)}); who may call a tool is "
+            "decided by the account's plugin grant and deny-list, so keep identity.owner for operator-only "
+            "plugin state"
+        )

@@ -1,0 +1,158 @@
+"""A plugin's registration as the reference host saw it: loading, definitions, manifest, cost.
+
+REG-1 (it loads and register completes), REG-2 and SCHEMA-1 (each registration accepted, and
+why not), SCHEMA-2 (TypeBox kinds; other kinds are advisory), MANIFEST-3 (provides.tools against
+what registered), SCOPE-4 (identity or access read during register) and COST-2 (advertised bytes).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from pytest_toolconformance.plugins.runtime import (
+    PluginUnderTest,
+    Subject,
+    ToolUnderTest,
+    for_each_plugin,
+    for_each_tool,
+    generate_tests,
+)
+from pytest_toolconformance.plugins.static import kind_notes, schema_error
+from reference_host.schemas import flat_object_problem, json_bytes
+
+pytest_generate_tests = generate_tests
+
+
+def _load_rule(put: PluginUnderTest) -> list[str]:
+    return [put.error_rule if put.error is not None else "REG-1"]
+
+
+@for_each_plugin(_load_rule, loaded=False)
+def test_plugin_loads(toolconformance_subject: Subject) -> None:
+    """REG-1: the entry exports register(ctx), it completes (sync or async) within the timeout."""
+    subject = toolconformance_subject
+    put = subject.plugin
+    if put.error is not None:
+        pytest.fail(f"[{subject.rule}] {put.error}", pytrace=False)
+    assert put.report is not None
+    if not put.report.accepted and not put.report.refused:
+        subject.advise("register(ctx) completed but registered no tool; the kit has nothing to call", rule="REG-1")
+
+
+def _registration_rules(tut: ToolUnderTest) -> list[str]:
+    return ["REG-2", "SCHEMA-1"] if tut.accepted else [tut.refusal.rule if tut.refusal else "REG-2"]
+
+
+@for_each_tool(_registration_rules, select=lambda tut: True)
+def test_registration(toolconformance_subject: Subject) -> None:
+    """REG-2, SCHEMA-1: the host accepted the registration; name, label and description are
+    non-empty strings; parameters are one flat object (external tools too)."""
+    subject = toolconformance_subject
+    tut = subject.tool
+    assert tut is not None
+    if tut.refusal is not None:
+        raise subject.finding(
+            "the host accepts the registration",
+            f"the host refused it: {tut.refusal.message}",
+            fix=_refusal_fix(tut.refusal.rule),
+        )
+    tool = tut.tool
+    if subject.rule == "REG-2":
+        for key in ("name", "label", "description"):
+            value = getattr(tool, key)
+            if not isinstance(value, str) or not value.strip():
+                raise subject.finding(f"a non-empty {key}", f"{key} is {value!r}",
+                                      fix=f"give defineTool a {key} string")
+    else:
+        problem = flat_object_problem(tool.parameters)
+        if problem is not None:
+            raise subject.finding(
+                "parameters as one flat object: root type 'object' with properties, no root anyOf/oneOf/allOf/"
+                "not/if/then/else/$ref",
+                problem,
+                fix="use Type.Object({...}) at the root and check the alternatives inside execute (see ShareImage)",
+            )
+
+
+def _refusal_fix(rule: str) -> str:
+    return {
+        "SCHEMA-1": "use Type.Object({...}) at the root; move a choice between parameters into execute",
+        "REG-2": "give every tool a unique name and non-empty label and description",
+        "EXT-1": "pass external as a boolean (true/false) or leave it out",
+        "SCOPE-1": "pass ownerUserId/projectId/platform as non-empty strings, and no other options",
+        "EXT-3": "rename the tool: another plugin owns that name",
+    }.get(rule, "see the rule in docs/rules.md")
+
+
+@for_each_tool(["SCHEMA-2"])
+def test_schema_kinds(toolconformance_subject: Subject) -> None:
+    """SCHEMA-2: a valid schema built from the listed TypeBox kinds; other kinds are advisory."""
+    subject = toolconformance_subject
+    tut = subject.tool
+    assert tut is not None
+    problem = schema_error(tut.schema)
+    if problem is not None:
+        raise subject.finding(
+            "a valid JSON Schema built with the TypeBox constructors",
+            f"the schema is not valid JSON Schema: {problem}",
+            fix="build parameters with Type.Object/String/Number/Boolean/Array/Union/Optional/Literal",
+        )
+    for note in kind_notes(tut.schema):
+        subject.advise(
+            f"{note}; the seam lists objects, strings, numbers, booleans, arrays, unions, optionals and literals"
+        )
+
+
+@for_each_plugin(["MANIFEST-3"])
+def test_manifest_audit(toolconformance_subject: Subject) -> None:
+    """MANIFEST-3: provides.tools lists exactly what register registers (refused tools aside)."""
+    subject = toolconformance_subject
+    put = subject.plugin
+    assert put.report is not None and put.loaded is not None
+    provides = ((put.loaded.manifest or {}).get("provides") or {}).get("tools")
+    if not provides:
+        pytest.skip(f"plugin {put.name} has no provides.tools in a manifest: nothing to audit")
+    refused = {r.tool for r in put.report.refused}
+    findings = [f for f in put.report.findings if f.rule == "MANIFEST-3" and f.tool not in refused]
+    if findings:
+        raise subject.finding(
+            "provides.tools to list every tool register registers, and nothing else",
+            "; ".join(f.message for f in findings),
+            fix="make provides.tools in the manifest match the registerTool calls",
+        )
+
+
+@for_each_plugin(["SCOPE-4"])
+def test_no_register_time_reads(toolconformance_subject: Subject) -> None:
+    """SCOPE-4: currentIdentity/currentAccess/currentAccountUserId are never read during register."""
+    subject = toolconformance_subject
+    findings = subject.plugin.register_findings
+    if findings:
+        raise subject.finding(
+            "no read of identity or access during register(ctx)",
+            "; ".join(f.message for f in findings),
+            fix="call ctx.currentIdentity()/currentAccess() inside execute, every call, and keep nothing",
+        )
+
+
+@for_each_tool(["COST-2"])
+def test_advertised_bytes(toolconformance_subject: Subject, record_property: Any) -> None:
+    """COST-2: the tool's advertised definition, in bytes, is reported; a configured budget is enforced."""
+    subject = toolconformance_subject
+    tut = subject.tool
+    assert tut is not None
+    composition = subject.session.session.compose()
+    entry = next((t for t in composition.tools if t.get("name") == tut.name), None)
+    if entry is None:
+        pytest.skip(f"tool {tut.name} is not in the model's tool list of a session in its scope")
+    size = json_bytes(dict(entry))
+    record_property("advertised_bytes", size)
+    budget = subject.settings.tool_budget
+    if budget is not None and size > budget:
+        raise subject.finding(
+            f"at most {budget} advertised bytes (--toolconformance-tool-budget)",
+            f"its definition (name, description, parameters as the model sees them) is {size} bytes",
+            fix="shorten the description and parameter descriptions, or split the tool",
+        )
