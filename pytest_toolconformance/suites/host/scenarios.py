@@ -9,6 +9,8 @@ steps; ``${root}`` is the case's sandbox directory. See docs/scenarios.md.
 A step's ``rule`` names the rule its expectation is about. A step about a rule the case does not
 check is a precondition: when it fails the case is *blocked by* that rule (``pytest.skip``), which
 counts toward neither rule, because the case can no longer say anything about its own. ``expect``
+``unless`` on a step marks what the seed leaves to the host (how its loader searches, say): when
+that step's expectation fails the case does not apply and is skipped with that reason. ``expect``
 may also hold ``catalog``: per tool name, the normalized metadata (``origin``, ``readOnly``,
 ``owner``) its compose catalog entry must carry, or ``null`` for a tool absent from the catalog;
 a host that does not report a field gets the case skipped with the reason.
@@ -156,6 +158,9 @@ class CaseRunner:
         self.variables: dict[str, Any] = {"root": str(self.root)}
 
     def fail(self, index: int, step: Mapping[str, Any], expected: str, actual: Any) -> None:
+        if step.get("unless"):
+            pytest.skip(f"case {self.case.id} does not apply: {step['unless']} (step {index} [{step.get('do')}]: "
+                        f"{expected[:200]})")
         rule = step.get("rule") or self.case.rules[0]
         if rule not in self.case.rules:
             pytest.skip(f"blocked by {rule}: case {self.case.id} needs {rule} as a precondition and step {index} "
