@@ -15,6 +15,8 @@ import pkgutil
 from types import ModuleType
 
 import pytest
+from hypothesis import Phase
+from hypothesis import settings as hypothesis_settings
 
 import tests.mutants as mutants_pkg
 from pytest_toolconformance.rules import all_rules, host_rules
@@ -29,6 +31,17 @@ MUTANTS = _mutant_modules()
 #: Examples per generated property in a mutant's run: the whole suites run once per mutant, so fewer
 #: than a user's run; the boundary strategies put their edge cases first, where every mutant is caught.
 EXAMPLES = os.environ.get("TOOLCONFORMANCE_MUTANT_EXAMPLES", "10")
+#: Which rules a mutant turns red is the question, not the smallest example: no shrinking.
+PROFILE = "toolconformance-mutants"
+hypothesis_settings.register_profile(PROFILE, phases=[Phase.explicit, Phase.reuse, Phase.generate])
+
+
+@pytest.fixture
+def mutant_profile() -> object:
+    """The inner run loads PROFILE for the whole process; the outer run gets its own back."""
+    before = hypothesis_settings.get_current_profile_name()
+    yield PROFILE
+    hypothesis_settings.load_profile(before)
 
 
 def also(module: ModuleType) -> dict[str, str]:
@@ -75,11 +88,13 @@ def test_reference_host_passes_every_host_check(pytester: pytest.Pytester) -> No
 
 
 @pytest.mark.parametrize("module", MUTANTS, ids=[m.__name__.rsplit(".", 1)[-1] for m in MUTANTS])
-def test_mutant_is_caught_on_its_rule_and_no_other(module: ModuleType, pytester: pytest.Pytester) -> None:
+def test_mutant_is_caught_on_its_rule_and_no_other(module: ModuleType, pytester: pytest.Pytester,
+                                                    mutant_profile: str) -> None:
     reprec = pytester.inline_run(
         "--toolconformance",
         f"--toolconformance-host={module.__name__}:factory",
         f"--toolconformance-max-examples={EXAMPLES}",
+        f"--hypothesis-profile={mutant_profile}",
         "-p", "no:cacheprovider",
     )
     rules, failed = _red_rules(reprec)

@@ -9,6 +9,8 @@ steps; ``${root}`` is the case's sandbox directory. See docs/scenarios.md.
 A step's ``rule`` names the rule its expectation is about. A step about a rule the case does not
 check is a precondition: when it fails the case is *blocked by* that rule (``pytest.skip``), which
 counts toward neither rule, because the case can no longer say anything about its own. ``expect``
+``expect.needs`` maps another rule to a deep subset of the same answer that the case presupposes
+(a thrown handler's ``isError``, say): checked first, a mismatch blocks the case by that rule.
 ``unless`` on a step marks what the seed leaves to the host (how its loader searches, say): when
 that step's expectation fails the case does not apply and is skipped with that reason. ``expect``
 may also hold ``catalog``: per tool name, the normalized metadata (``origin``, ``readOnly``,
@@ -259,6 +261,10 @@ class CaseRunner:
             if isinstance(answer, Mapping) and "error" in answer and step["do"] not in ("sandbox",):
                 self.fail(index, step, "the step succeeds", answer)
             return
+        for rule, needed in (expect.get("needs") or {}).items():
+            problem = mismatch(needed, answer)
+            if problem:
+                self.fail(index, {**step, "rule": rule}, f"answer matches {json.dumps(needed)[:300]} ({problem})", answer)
         if "match" in expect:
             problem = mismatch(expect["match"], answer)
             if problem:
