@@ -137,7 +137,8 @@ def test_mutant_page_shows_its_rule_red(pytester: pytest.Pytester, chromium: str
     assert not missing, f"rule IDs absent from the rendered page: {missing}"
     section = re.search(r'<section class="rule status-(\w[\w-]*)" id="cap-1" data-rule="CAP-1"', dom)
     assert section and section.group(1) == "failed", "CAP-1 is not rendered as failed"
-    assert 'href="' in dom and "rules.md#cap-1" in dom, "CAP-1 does not link to its catalog entry"
+    assert "rules.md" not in dom, "a link to docs/rules.md is dead outside the kit's repository"
+    assert all_rules()["CAP-1"].statement.split("`")[0] in dom, "CAP-1's own text is not on the page"
     assert "[CAP-1]" in dom, "the failure message is not on the page"
 
     # Red, measurably: the same page for the reference host has (almost) no red at all.
@@ -152,25 +153,31 @@ def test_mutant_page_shows_its_rule_red(pytester: pytest.Pytester, chromium: str
 # -- the page without a browser --------------------------------------------------------------------
 
 def _report(status: str = "failed", message: str = "[CAP-1] expected <b>", **extra: Any) -> dict[str, Any]:
-    rule = {"id": "CAP-1", "family": "CAP", "binds": "host", "status": status,
+    rule = {"id": "CAP-1", "family": "CAP", "binds": "host", "statement": "Descriptions are capped <i>.",
+            "reading": None, "seed": "¶1", "fix": "Cap them.", "status": status,
             "tests": [{"nodeid": "suite_x.py::test_a", "outcome": status}], "decided_by": ["suite_x.py::test_a"],
             "messages": [message], **extra}
     return {"format": "pytest-toolconformance/report/1", "kit": {"name": "pytest-toolconformance", "version": "0"},
             "host": {"spec": "m:f", "name": "h<script>", "version": "1", "capabilities": ["calls"]}, "plugins": [],
-            "run": {}, "ok": status != "failed", "summary": {"rules": 1, "tests": 1, "passed": 0, "failed": 1,
-                                                            "errored": 0, "deviation": 0, "skipped": 0, "not-run": 0},
+            "run": {"seed": 7, "seed_sentence": "seed 7 (given)"}, "ok": status != "failed",
+            "why": ["1 rule(s) failed, 0 errored"] if status == "failed" else [],
+            "summary": {"rules": 1, "tests": 1, "passed": 0, "failed": int(status == "failed"), "errored": 0,
+                        "deviation": int(status == "deviation"), "blocked": 0, "skipped": 0, "not-applicable": 0,
+                        "not-run": 0},
             "rules": [rule], "out_of_scope": [{"id": "REG-1", "reason": "a plugin rule"}], "unknown_rules": [],
             "deviations": {"file": None, "entries": [], "stale": [], "unused": []}}
 
 
 def test_page_is_self_contained_and_escaped() -> None:
-    html = render_html(_report(), catalog="../docs/rules.md")
+    html = render_html(_report())
     assert "<script" not in html.lower() and "<link" not in html.lower() and "@import" not in html
     assert not re.search(r'\s(src|srcset)=', html) and "url(" not in html
     assert not re.search(r'href="(https?:)?//', html), "the page must not load or point at external assets"
     assert "[CAP-1] expected &lt;b&gt;" in html and "h&lt;script&gt;" in html
-    assert 'id="cap-1"' in html and 'href="../docs/rules.md#cap-1"' in html
-    assert "REG-1" in html, "out-of-scope rules are still named on the page"
+    assert 'id="cap-1"' in html and 'href="#cap-1"' in html and "rules.md" not in html
+    assert "Descriptions are capped &lt;i&gt;." in html and "Cap them." in html and "seed 7 (given)" in html
+    assert "REG-1" in html and "a plugin rule" in html, "out-of-scope rules are still named, with the reason"
+    assert "does not conform" in html and "1 rule(s) failed" in html
 
 
 def test_deviation_shows_reason_and_link() -> None:
