@@ -49,11 +49,12 @@ def kit_report(pytester: pytest.Pytester, *args: str) -> tuple[dict[str, Any], P
     return json.loads(path.read_text("utf-8")), path.with_suffix(".html")
 
 
-def render(chromium: str, page: Path, profile: Path, screenshot: Path | None = None) -> str:
-    """Load the page in headless Chromium: the screenshot when asked, else the rendered DOM."""
+def render(chromium: str, page: Path, profile: Path, screenshot: Path | None = None, fragment: str = "") -> str:
+    """Load the page (at ``#fragment``) in headless Chromium: the screenshot when asked, else the rendered DOM."""
     args = [chromium, *CHROMIUM_FLAGS, f"--user-data-dir={profile}", "--window-size=1280,2000"]
     args += [f"--screenshot={screenshot}"] if screenshot else ["--dump-dom"]
-    done = subprocess.run([*args, page.resolve().as_uri()], capture_output=True, text=True, timeout=120)
+    url = page.resolve().as_uri() + (f"#{fragment}" if fragment else "")
+    done = subprocess.run([*args, url], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, f"chromium exited {done.returncode}: {done.stderr[-2000:]}"
     return done.stdout
 
@@ -114,12 +115,53 @@ def png_rows(path: Path) -> tuple[int, list[bytes]]:
     return bpp, rows
 
 
-def red_pixels(path: Path) -> int:
-    """Pixels within a small distance of the page's "failed" red."""
+def pixels_near(path: Path, colour: tuple[int, int, int], distance: int = 24) -> int:
+    """Pixels within a small distance of ``colour``."""
     bpp, rows = png_rows(path)
-    near = [range(max(0, v - 24), min(255, v + 24) + 1) for v in RED]
+    near = [range(max(0, v - distance), min(255, v + distance) + 1) for v in colour]
     return sum(1 for row in rows for x in range(0, len(row), bpp)
                if row[x] in near[0] and row[x + 1] in near[1] and row[x + 2] in near[2])
+
+
+def red_pixels(path: Path) -> int:
+    """Pixels within a small distance of the page's "failed" red."""
+    return pixels_near(path, RED)
+
+
+def _rgb(hex_colour: str) -> tuple[int, int, int]:
+    return (int(hex_colour[1:3], 16), int(hex_colour[3:5], 16), int(hex_colour[5:7], 16))
+
+
+TOOL_HEADER = _rgb("#ddf4ff")  # the per-tool table's header cells
+PASSED_TINT = _rgb(COLOURS["passed"][1])
+BROKEN_SCHEMA_4 = REPO / "tests" / "plugins" / "js" / "broken_schema_4"
+
+
+def test_failing_plugin_page_filters_by_status_and_shows_each_tool(
+        pytester: pytest.Pytester, chromium: str, node_ready: str, tmp_path: Path) -> None:
+    path = pytester.path / "conformance.json"
+    pytester.runpytest(f"--toolconformance-plugin={BROKEN_SCHEMA_4}", f"--toolconformance-report={path}",
+                       "--toolconformance-max-examples=5", "-p", "no:cacheprovider")
+    report = json.loads(path.read_text("utf-8"))
+    assert [r["id"] for r in report["rules"] if r["status"] == "failed"] == ["SCHEMA-4"]
+    assert report["host"]["checked"] is False and report["ok"] is False
+    page = path.with_suffix(".html")
+    ARTIFACTS.mkdir(exist_ok=True)
+    shots = {view: ARTIFACTS / f"report-broken-plugin-{view or 'all'}.png" for view in ("", "only-failed", "by-tool")}
+    for view, shot in shots.items():
+        shot.unlink(missing_ok=True)
+        render(chromium, page, tmp_path / "profile", shot, fragment=view)
+        assert shot.is_file() and shot.stat().st_size > 1000, f"chromium wrote no screenshot of #{view}"
+    everything, failed_only, by_tool = (shots[v] for v in ("", "only-failed", "by-tool"))
+    # The filter: passed rules (green-tinted sections) are on the full page and gone from #only-failed.
+    assert pixels_near(everything, PASSED_TINT, 3) > 20000 and pixels_near(failed_only, PASSED_TINT, 3) < 500
+    assert red_pixels(failed_only) > 5000, "the failed rule is not shown by the failed filter"
+    # The per-tool view: its table is there (and the rule sections are not), and only there.
+    assert pixels_near(by_tool, TOOL_HEADER, 3) > 1000 and pixels_near(everything, TOOL_HEADER, 3) == 0
+    assert red_pixels(by_tool) < red_pixels(everything), "the rule sections still show in the per-tool view"
+    dom = render(chromium, page, tmp_path / "profile")
+    assert re.search(r'<tr class="row status-failed"><td>Double</td><td><a href="#schema-4">SCHEMA-4</a>', dom)
+    assert "--toolconformance-seed=" in dom and 'SCHEMA-4 and Double' in dom, "the rerun line is not on the page"
 
 
 def test_mutant_page_shows_its_rule_red(pytester: pytest.Pytester, chromium: str, tmp_path: Path,

@@ -2,8 +2,9 @@
 
 Rules are grouped by family and coloured by status; each carries its own text, the seed
 paragraphs it comes from and its fix, so the page reads the same wherever it is opened (an
-uploaded artifact, a mail attachment). A status filter and a per-plugin, per-tool view work
-without scripts: radio buttons and CSS ``:checked`` selectors.
+uploaded artifact, a mail attachment). A status filter (``report.html#only-failed``) and a
+per-plugin, per-tool view (``report.html#by-tool``) work without scripts: links to an empty
+target element and CSS ``:target`` selectors, so a filtered view is also a link one can share.
 """
 
 from __future__ import annotations
@@ -37,9 +38,9 @@ header h1 { margin: 0 0 4px; font-size: 22px; }
 .why { margin: 6px 0; color: #d0021b; font-weight: 600; }
 .meta { color: #57606a; margin: 4px 0; }
 .counts span { display: inline-block; margin: 4px 6px 0 0; padding: 2px 8px; border-radius: 10px; color: #fff; font-weight: 600; }
-input.control { position: absolute; opacity: 0; pointer-events: none; }
+.target { position: absolute; top: 0; }
 nav.controls { margin-top: 10px; display: flex; flex-wrap: wrap; gap: 6px; align-items: center; }
-nav.controls label { cursor: pointer; padding: 2px 10px; border: 1px solid #d0d7de; border-radius: 12px; background: #f6f8fa; user-select: none; }
+nav.controls a { padding: 2px 10px; border: 1px solid #d0d7de; border-radius: 12px; background: #f6f8fa; color: #1f2328; text-decoration: none; }
 nav.controls .sep { color: #8c959f; margin: 0 6px; }
 main { padding: 8px 24px 32px; }
 h2 { font-size: 17px; margin: 22px 0 8px; border-bottom: 1px solid #d0d7de; padding-bottom: 4px; }
@@ -58,11 +59,13 @@ h2 { font-size: 17px; margin: 22px 0 8px; border-bottom: 1px solid #d0d7de; padd
 .attention a { font-weight: 700; margin-right: 8px; }
 table.by-tool { border-collapse: collapse; width: 100%; margin: 6px 0 16px; }
 table.by-tool th, table.by-tool td { border: 1px solid #d0d7de; padding: 4px 8px; text-align: left; vertical-align: top; }
+table.by-tool th { background: #ddf4ff; }
 table.by-tool td.outcome { font-weight: 700; white-space: nowrap; }
 code { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: 92%; }
 .note { color: #57606a; font-size: 12px; }
 .stale { border: 2px solid #d0021b; background: #fde2e4; padding: 8px 12px; border-radius: 6px; }
-#view-rule:checked ~ main .view-tool, #view-tool:checked ~ main .view-rule { display: none; }
+.view-tool, #by-tool:target ~ main .view-rule { display: none; }
+#by-tool:target ~ main .view-tool { display: block; }
 """
 
 _CODE = re.compile(r"`([^`]+)`")
@@ -81,13 +84,12 @@ def _status_css(shown: list[str]) -> str:
         rules.append(f"tr.status-{status} td.outcome {{ color: {solid}; }}")
     for status in shown:
         # The filter: only rules (and plugin/tool rows) of the chosen status; a family with none of them goes.
-        rules.append(f"#show-{status}:checked ~ main .rule:not(.status-{status}), "
-                     f"#show-{status}:checked ~ main tr.row:not(.status-{status}), "
-                     f"#show-{status}:checked ~ main .family:not(:has(.status-{status})) {{ display: none; }}")
-        rules.append(f"#show-{status}:checked ~ header label[for=show-{status}] {{ background: {COLOURS[status][0]}; "
-                     "color: #fff; border-color: transparent; }}")
-    for control in ("show-all", "view-rule", "view-tool"):
-        rules.append(f"#{control}:checked ~ header label[for={control}] {{ background: #1f2328; color: #fff; }}")
+        rules.append(f"#only-{status}:target ~ main .rule:not(.status-{status}), "
+                     f"#only-{status}:target ~ main tr.row:not(.status-{status}), "
+                     f"#only-{status}:target ~ main .family:not(:has(.status-{status})) {{ display: none; }}")
+        rules.append(f"#only-{status}:target ~ header a[href='#only-{status}'] {{ background: {COLOURS[status][0]}; "
+                     "color: #fff; border-color: transparent; }")
+    rules.append("#by-tool:target ~ header a[href='#by-tool'] { background: #1f2328; color: #fff; }")
     return "\n".join(rules)
 
 
@@ -165,14 +167,12 @@ def render_html(report: Mapping[str, Any]) -> str:
     counts = "".join(f'<span class="c-{s}">{summary[s]} {s}</span>' for s in ORDER if summary.get(s))
     shown = [s for s in ORDER if summary.get(s)]
     by_tool = _by_tool(report)
-    controls = ['<input class="control" type="radio" name="show" id="show-all" checked>']
-    controls += [f'<input class="control" type="radio" name="show" id="show-{s}">' for s in shown]
-    labels = ['<label for="show-all">all</label>'] + [f'<label for="show-{s}">{s} ({summary[s]})</label>' for s in shown]
+    controls = [f'<span class="target" id="only-{s}"></span>' for s in shown]
+    labels = ['<a href="#all">all</a>'] + [f'<a href="#only-{s}">{s} ({summary[s]})</a>' for s in shown]
     if by_tool:
-        controls += ['<input class="control" type="radio" name="view" id="view-rule" checked>',
-                     '<input class="control" type="radio" name="view" id="view-tool">']
-        labels += ['<span class="sep">view:</span>', '<label for="view-rule">by rule</label>',
-                   '<label for="view-tool">by plugin and tool</label>']
+        controls.append('<span class="target" id="by-tool"></span>')
+        labels += ['<span class="sep">view:</span>', '<a href="#all">by rule</a>',
+                   '<a href="#by-tool">by plugin and tool</a>']
     families: dict[str, list[Mapping[str, Any]]] = {}
     for rule in report["rules"]:
         families.setdefault(rule["family"], []).append(rule)
