@@ -140,7 +140,7 @@ def _number(name: str, raw: Any, cast: type, minimum: float, maximum: float | No
     except (TypeError, ValueError):
         raise pytest.UsageError(f"{name}={raw!r} must be {_NOUNS[cast]}") from None
     if value < minimum or (maximum is not None and value > maximum):
-        bounds = f"from {minimum:g} to {maximum:g}" if maximum is not None else f"at least {minimum:g}"
+        bounds = f"from {minimum} to {maximum}" if maximum is not None else f"at least {minimum}"
         raise pytest.UsageError(f"{name}={raw!r} is out of range: it must be {bounds}")
     return value
 
@@ -154,7 +154,7 @@ def read_settings(config: pytest.Config) -> Settings:
             return value, option.flag
         try:
             raw = config.getini(option.ini)
-        except (TypeError, ValueError) as exc:  # pytest's own int/float ini parsing
+        except (TypeError, ValueError, pytest.UsageError) as exc:  # pytest's own int/float ini parsing
             noun = _NOUNS.get({"int": int, "float": float}.get(option.kind, int), "a number")
             raise pytest.UsageError(f"ini {option.ini} must be {noun} ({exc})") from None
         return (raw if raw not in ("", [], None) else None), f"ini {option.ini}"

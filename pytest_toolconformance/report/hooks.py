@@ -41,6 +41,7 @@ from pytest_toolconformance.report.model import (
 )
 
 PLUGIN_NAME = "toolconformance-reporting"
+UNFINISHED = "the run did not finish: this is the report written when it started (it was killed, or its output pipe closed)"
 
 
 def rerun_line(settings: Settings, config: pytest.Config, item: pytest.Item, finding: Finding) -> str:
@@ -142,6 +143,10 @@ class ReportingPlugin:
         if not self.is_worker:
             self.started = time.time()
             self.host = self._host()
+            if self.report_path is not None:
+                # Replaced at the end; a run that dies before (a closed output pipe, a kill) leaves a
+                # report that says so, never an earlier run's green one.
+                self._write(self._build(session, [UNFINISHED]), self.report_path, summary=False)
 
     def _host(self) -> dict[str, Any]:
         if not self.settings.host_suites:
@@ -174,11 +179,7 @@ class ReportingPlugin:
     def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
         if self.is_worker:
             return
-        report = build_report(
-            self.collector, kit_version=__version__, host=self.host or self._host(),
-            plugins=self.settings.plugins, deviations=self.deviations, run=self._run_facts(session),
-            suites=self.settings.suites, incomplete=self._incomplete(session, int(exitstatus)),
-        )
+        report = self._build(session, self._incomplete(session, int(exitstatus)))
         if not report["ok"] and session.exitstatus == pytest.ExitCode.OK:
             nothing_ran = all(w.startswith("no check ran") for w in report["why"])
             session.exitstatus = pytest.ExitCode.NO_TESTS_COLLECTED if nothing_ran else pytest.ExitCode.TESTS_FAILED
@@ -188,6 +189,13 @@ class ReportingPlugin:
             self._update_deviations(report)
         if self.report_path is not None:
             self._write(report, self.report_path)
+
+    def _build(self, session: pytest.Session, incomplete: list[str]) -> dict[str, Any]:
+        return build_report(
+            self.collector, kit_version=__version__, host=self.host or self._host(),
+            plugins=self.settings.plugins, deviations=self.deviations, run=self._run_facts(session),
+            suites=self.settings.suites, incomplete=incomplete,
+        )
 
     def _update_deviations(self, report: dict[str, Any]) -> None:
         assert self.deviations is not None and self.deviations_path is not None
@@ -216,18 +224,18 @@ class ReportingPlugin:
             "seed_sentence": self.settings.seed_sentence(),
         }
 
-    def _write(self, report: dict[str, Any], path: Path) -> None:
+    def _write(self, report: dict[str, Any], path: Path, *, summary: bool = True) -> None:
         write_json(report, path)
         md_path, html_path = sibling(path, ".md"), sibling(path, ".html")
         md_path.write_text(render_markdown(report), "utf-8")
         html_path.write_text(render_html(report), "utf-8")
         self.written = [path, md_path, html_path]
-        summary = os.environ.get("GITHUB_STEP_SUMMARY")
-        if summary:
+        step_summary = os.environ.get("GITHUB_STEP_SUMMARY")
+        if summary and step_summary:
             # Appended, not written: several steps (or several runs in one step) share the summary.
-            with open(summary, "a", encoding="utf-8") as out:
+            with open(step_summary, "a", encoding="utf-8") as out:
                 out.write(render_markdown(report) + "\n")
-            self.written.append(Path(summary))
+            self.written.append(Path(step_summary))
 
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
         report = self.report
