@@ -69,18 +69,30 @@ class Finding(AssertionError):
                 "happened": self.happened, "reproduction": self.reproduction, "fix": self.fix}
 
 
-def finding_in(exc: BaseException | None, seen: set[int] | None = None) -> Finding | None:
-    """The finding behind ``exc``: itself, or one inside an exception group (Hypothesis reports several
-    bugs, or a flaky one, as a group)."""
+def exception_in(exc: BaseException | None, kinds: type[BaseException] | tuple[type[BaseException], ...], *,
+                 chained: bool = True, seen: set[int] | None = None) -> BaseException | None:
+    """The first exception of ``kinds`` behind ``exc``: itself, one inside an exception group
+    (Hypothesis reports several bugs, or a flaky one, as a group), or, when ``chained``, one it was
+    raised from or while handling."""
     seen = set() if seen is None else seen
     if exc is None or id(exc) in seen:
         return None
     seen.add(id(exc))
-    if isinstance(exc, Finding):
+    if isinstance(exc, kinds):
         return exc
     if isinstance(exc, BaseExceptionGroup):
         for inner in exc.exceptions:
-            found = finding_in(inner, seen)
+            found = exception_in(inner, kinds, chained=chained, seen=seen)
             if found is not None:
                 return found
-    return None
+    if not chained:
+        return None
+    return (exception_in(exc.__cause__, kinds, chained=chained, seen=seen)
+            or exception_in(exc.__context__, kinds, chained=chained, seen=seen))
+
+
+def finding_in(exc: BaseException | None) -> Finding | None:
+    """The finding behind a failure, if it is one (not one the failure happened while handling: that
+    failure is the kit's or the subject's own, and its traceback is the story)."""
+    found = exception_in(exc, Finding, chained=False)
+    return found if isinstance(found, Finding) else None
