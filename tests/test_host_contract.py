@@ -236,3 +236,32 @@ def test_the_worked_example_gives_a_green_run_that_names_every_missing_capabilit
         assert named is not None, line
         missing = set(re.findall(r"[\w-]+", named.group(1).replace(" or ", ", "))) - {"or"}
         assert missing and missing <= set(contract.CAPABILITIES) - declared, line
+
+
+# -- docs/adapter-contract.md ------------------------------------------------------------------------
+CONTRACT_DOC = DOC.with_name("adapter-contract.md")
+
+
+def _table(heading: str) -> list[list[str]]:
+    section = CONTRACT_DOC.read_text("utf-8").split(f"## {heading}\n", 1)[1].split("\n## ", 1)[0]
+    rows = [line.strip("|").split(" | ") for line in section.splitlines() if line.startswith("| `")]
+    return [[cell.strip() for cell in row] for row in rows]
+
+
+def test_the_contract_page_lists_every_method_with_the_capabilities_that_cover_it() -> None:
+    rows = _table("The methods")
+    assert [re.match(r"`(\w+)\(", row[0]).group(1) for row in rows] == list(contract.ADAPTER_METHODS)  # type: ignore[union-attr]
+    for row, method in zip(rows, contract.METHODS, strict=True):
+        assert [p.name for p in method.params] == re.findall(r"(\w+)[,)]", row[0]), row[0]
+        column = row[-1]
+        if not method.needs:
+            assert column.startswith("(always"), row
+        elif method.needs == contract.SESSION_CAPABILITIES:
+            assert column == "any capability but `registration`", row
+        else:
+            assert set(re.findall(r"`([\w-]+)`", column)) == method.needs, row
+
+
+def test_the_contract_page_lists_every_capability_and_error_kind() -> None:
+    assert {row[0].strip("`"): row[1] for row in _table("Capabilities")} == contract.CAPABILITIES
+    assert [row[0].strip("`") for row in _table("Errors")] == list(contract.ERROR_KINDS)
