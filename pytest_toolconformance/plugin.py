@@ -23,13 +23,13 @@ from pytest_toolconformance.fixtures import (  # noqa: F401 - fixtures are disco
     toolconformance_host,
     toolconformance_settings,
 )
-from pytest_toolconformance.host.connect import HostSpecError, load_host
+from pytest_toolconformance.host.connect import ADAPTER_KEY, configured_adapter
+from pytest_toolconformance.host.wire import outcomes as wire_outcomes
 from pytest_toolconformance.report.hooks import register_reporting
 
 SUITES_DIR = Path(__file__).parent / "suites" / "host"
 PLUGIN_SUITES_DIR = Path(__file__).parent / "suites" / "plugin"
 MARKER = "toolconformance"
-ADAPTER_KEY = pytest.StashKey[object]()
 HINT = ("hint: the conformance checks run only when asked: --toolconformance checks a host, "
         "--toolconformance-plugin=PATH checks a plugin")
 
@@ -43,21 +43,15 @@ def pytest_configure(config: pytest.Config) -> None:
         "markers", f"{MARKER}(*rules): a conformance check of the given rule IDs (added by pytest-toolconformance)"
     )
     # Protocol faults are reported as errored, with or without --toolconformance (fixtures work without it).
-    from pytest_toolconformance.host.wire import outcomes as wire_outcomes
     if not config.pluginmanager.is_registered(wire_outcomes):
         config.pluginmanager.register(wire_outcomes, "toolconformance-wire-outcomes")
     settings = options.store(config, options.read_settings(config))
     if not settings.enabled:
-        return
+        return  # the fixtures still get a host: configured_adapter builds it when one is first asked for
     options.check_plugin_paths(config, settings)
     adapter = None
-    if settings.host_suites:
-        try:
-            adapter = load_host(settings.host, search_paths=[config.rootpath, Path.cwd()], timeout=settings.timeout)
-        except HostSpecError as exc:
-            raise pytest.UsageError(str(exc)) from None
-        config.stash[ADAPTER_KEY] = adapter
-        config.add_cleanup(adapter.close)
+    if settings.host_suites:  # a plugin-only run checks no host: none is started
+        adapter = configured_adapter(config, settings.host, timeout=settings.timeout, search_paths=[Path.cwd()])
     register_reporting(config, settings, adapter)
     if settings.plugin_suites:
         from pytest_toolconformance.suites.plugin import configure as configure_plugin_suites

@@ -22,7 +22,8 @@ from typing import Any
 import jsonschema
 
 from pytest_toolconformance.findings import Finding
-from pytest_toolconformance.host.client import HostClient, HostError, Session
+from pytest_toolconformance.host.client import HostClient, Session
+from pytest_toolconformance.host.errors import HostRefusal
 
 _VAR = re.compile(r"\$\{([A-Za-z0-9_.-]+)\}")
 
@@ -182,7 +183,7 @@ class CaseRunner:
             if do == "install":
                 return self.client.install(step["plugin"])
             if do == "policy":
-                return self.client._raw("set_policy", self.client.adapter.set_policy(step["account"], step["changes"]))
+                return self.client.ask("set_policy", step["account"], step["changes"], refusal="return")
             if do == "open":
                 spec = dict(step.get("spec") or {})
                 spec.setdefault("identity", {"userId": "user-1"})
@@ -198,7 +199,7 @@ class CaseRunner:
             if do == "compose":
                 return session.compose()
             if do == "call":
-                return self.client._raw("call", self.client.adapter.call(session.id, step["tool"], step.get("arguments", {}), step.get("callId")))
+                return session.ask("call", step["tool"], step.get("arguments", {}), step.get("callId"), refusal="return")
             if do == "queue":
                 return {"ticket": session.queue_call(step["tool"], step.get("arguments", {}))}
             if do == "run_queued":
@@ -213,7 +214,7 @@ class CaseRunner:
                 return {"session": child.id}
             if do == "sandbox":
                 return session.sandbox(step["op"])
-        except HostError as exc:
+        except HostRefusal as exc:
             return {"error": exc.error}
         self.fail(index, step, f"a known step kind (got {do!r}; scenario bug)", None)
         return None
