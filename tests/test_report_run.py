@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import json
 import shlex
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -154,6 +156,39 @@ def test_fake_ctrl_c():
     # In a process of its own, as a real Ctrl-C: an in-process run would interrupt this very session.
     result, report = kit(pytester, "-k", "fake_pass or fake_ctrl_c", subprocess=True)
     assert result.ret == pytest.ExitCode.INTERRUPTED
+    assert report["ok"] is False and report["why"][0].startswith("interrupted")
+    pages_say_it_does_not_conform(pytester)
+
+
+def test_ctrl_c_in_the_middle_of_a_check_is_not_ok(pytester: pytest.Pytester) -> None:
+    started = pytester.path / "started"
+    pytester.makepyfile(test_fake=FAKE + f'''
+import time
+from pathlib import Path
+
+@mark("CAP-4")
+def test_fake_long_check():
+    Path({str(started)!r}).write_text("x")
+    while True:
+        time.sleep(0.05)
+''')
+    path = pytester.path / "report.json"
+    child = subprocess.Popen([sys.executable, "-m", "pytest", "--toolconformance", f"--toolconformance-report={path}",
+                              *QUIET, "-k", "fake_pass or fake_long_check"], cwd=pytester.path,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        for _ in range(600):
+            if started.exists() or child.poll() is not None:
+                break
+            time.sleep(0.1)
+        assert started.exists(), "the long check never started"
+        child.send_signal(signal.SIGINT)  # what Ctrl-C in a terminal sends
+        assert child.wait(timeout=60) == pytest.ExitCode.INTERRUPTED
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait()
+    report = report_of(path)
     assert report["ok"] is False and report["why"][0].startswith("interrupted")
     pages_say_it_does_not_conform(pytester)
 
