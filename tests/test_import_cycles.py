@@ -19,15 +19,6 @@ import pytest
 REPO = Path(__file__).resolve().parent.parent
 PACKAGES = ("pytest_toolconformance", "reference_host")
 
-# TODO(issue 11): other engineers are removing these two cycles of pytest_toolconformance
-# (host/connect <-> host/wire/client, plugin <-> fixtures); drop each pair once it is gone.
-KNOWN_CYCLE_PAIRS = frozenset(
-    {
-        frozenset({"pytest_toolconformance.host.connect", "pytest_toolconformance.host.wire.client"}),
-        frozenset({"pytest_toolconformance.plugin", "pytest_toolconformance.fixtures"}),
-    }
-)
-
 Graph = dict[str, set[str]]
 
 
@@ -152,12 +143,6 @@ def _cycle_in(graph: Mapping[str, set[str]], component: set[str], start: str) ->
     raise AssertionError(f"no cycle in the component {sorted(component)}")
 
 
-def without_known(graph: Graph, known: Iterable[frozenset[str]]) -> Graph:
-    """The graph minus the edges of the known cycle pairs (both directions)."""
-    pairs = set(known)
-    return {a: {b for b in targets if frozenset({a, b}) not in pairs} for a, targets in graph.items()}
-
-
 def describe(cycles: list[list[str]]) -> str:
     return "\n".join("import cycle: " + " -> ".join(cycle) for cycle in cycles)
 
@@ -165,7 +150,7 @@ def describe(cycles: list[list[str]]) -> str:
 def test_no_import_cycle_in_the_kit_or_the_reference_host() -> None:
     modules = modules_under(REPO, PACKAGES)
     assert "reference_host.sandbox" in modules and "pytest_toolconformance.plugin" in modules
-    cycles = find_cycles(without_known(import_graph(modules), KNOWN_CYCLE_PAIRS))
+    cycles = find_cycles(import_graph(modules))
     assert not cycles, describe(cycles)
 
 
@@ -212,6 +197,6 @@ def test_a_dag_has_no_cycle(tmp_path: Path) -> None:
     assert find_cycles(import_graph(modules_under(tmp_path, ["pkg"]))) == []
 
 
-def test_known_pairs_are_only_those_pairs() -> None:
+def test_every_cycle_of_a_component_is_reported() -> None:
     graph: Graph = {"x": {"y"}, "y": {"x", "z"}, "z": {"y"}}
-    assert find_cycles(without_known(graph, [frozenset({"x", "y"})])) == [["y", "z", "y"]]
+    assert find_cycles(graph) == [["x", "y", "x"], ["z", "y", "z"]]
