@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from pytest_toolconformance import _proc
 from pytest_toolconformance import options as settings_module
 from pytest_toolconformance.fixtures import (  # noqa: F401 - fixtures are discovered by name on the plugin module
     fake_access,
@@ -72,6 +73,8 @@ def pytest_report_header(config: pytest.Config) -> list[str] | None:
     if not settings.enabled:
         return None
     lines = settings.header_lines()
+    if settings.plugins:
+        lines += _proc.confinement_header()
     adapter = config.stash.get(ADAPTER_KEY, None)
     if adapter is not None:
         try:
