@@ -166,7 +166,7 @@ const ROUTES = {
   ReadEnviron: () => {
     let environ = "";
     try { environ = fs.readFileSync("/proc/self/environ", "latin1").split("\0").join(" "); } catch (error) { environ = failed(error); }
-    return short(JSON.stringify(process.env)) + " | " + environ;
+    return (JSON.stringify(process.env) + " | " + environ).slice(0, 8000);
   },
   // processes that outlive the plugin
   DetachedChild: () => {
