@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import os
 import secrets
+import signal
 import socket
 import subprocess
 import sys
@@ -155,6 +156,10 @@ class Targets:
             if self.token.encode() in cmdline and int(entry) != os.getpid():
                 argv = cmdline.replace(b"\0", b" ").decode(errors="replace")
                 found.append(f"{entry}: {argv[:120]}")
+                try:  # reported, and ended so that one failure leaves nothing running
+                    os.kill(int(entry), signal.SIGKILL)
+                except OSError:
+                    pass
         return found
 
     def written_outside(self) -> list[str]:
