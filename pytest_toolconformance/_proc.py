@@ -176,15 +176,13 @@ def confinement_header() -> list[str]:
     return lines
 
 
+# The running session's --toolconformance-pass-env (plugin.py sets it at configure time).
 _extra_pass_env: list[str] = []
 
 
-def pass_env(names: Iterable[str]) -> None:
+def set_pass_env(names: Iterable[str]) -> None:
     """Let plugin processes see these environment variables (``--toolconformance-pass-env``)."""
-    for name in names:
-        for part in name.split(","):
-            if part.strip() and part.strip() not in _extra_pass_env:
-                _extra_pass_env.append(part.strip())
+    _extra_pass_env[:] = [part.strip() for name in names for part in name.split(",") if part.strip()]
 
 
 def passed_env_names() -> list[str]:
@@ -303,24 +301,34 @@ def _with_marker(marker: str) -> list[int]:
 
 
 def _kill_tree(popen: subprocess.Popen[bytes], marker: str | None) -> None:
-    """SIGKILL the process, its group and everything below it; with namespaces the kernel ends
-    the rest of the PID namespace when its first process dies."""
+    """SIGKILL everything below the process, then the process and its group.
+
+    Below first: with namespaces the process is ``unshare``, which waits for its child, and the
+    kernel ends the rest of the PID namespace before that child's exit is reported, so once
+    ``unshare`` is gone nothing of the namespace is left."""
     if not _POSIX:
         popen.kill()
         return
     pids = _descendants(popen.pid) if _LINUX else []
     if marker:
         pids += _with_marker(marker)
-    for kill in (lambda: os.killpg(popen.pid, signal.SIGKILL), lambda: os.kill(popen.pid, signal.SIGKILL)):
-        try:
-            kill()
-        except OSError:
-            pass
     for pid in pids:
         try:
             os.kill(pid, signal.SIGKILL)
         except OSError:
             pass
+    if pids:
+        try:
+            popen.wait(2)
+        except subprocess.TimeoutExpired:
+            pass
+    # The group outlives its leader while members remain (and its id is not reused till then).
+    try:
+        os.killpg(popen.pid, signal.SIGKILL)
+    except OSError:
+        pass
+    if popen.poll() is None:
+        popen.kill()
 
 
 def _end(popen: subprocess.Popen[bytes], grace: float, marker: str | None) -> None:
@@ -501,6 +509,6 @@ __all__ = [
     "confinement",
     "confinement_header",
     "confinement_summary",
-    "pass_env",
+    "set_pass_env",
     "scrubbed_env",
 ]

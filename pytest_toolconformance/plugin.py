@@ -45,6 +45,7 @@ def pytest_configure(config: pytest.Config) -> None:
         config.pluginmanager.register(wire_outcomes, "toolconformance-wire-outcomes")
     settings = settings_module.read_settings(config)
     settings_module.install(settings)
+    _proc.set_pass_env(settings.pass_env)
     if not settings.enabled:
         return
     try:
@@ -66,6 +67,7 @@ def pytest_configure(config: pytest.Config) -> None:
 
 def pytest_unconfigure(config: pytest.Config) -> None:
     settings_module.uninstall()
+    _proc.set_pass_env(settings_module.current().pass_env)
 
 
 def pytest_report_header(config: pytest.Config) -> list[str] | None:

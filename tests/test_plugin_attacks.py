@@ -252,10 +252,11 @@ def _run_kit(tmp_path: Path, targets: Targets, *extra: str, env: dict[str, str] 
     report = tmp_path / "report.json"
     args = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--toolconformance",
             f"--toolconformance-plugin={ROUTES_PLUGIN.parent}", f"--toolconformance-plugin={REGISTER_PLUGIN.parent}",
-            f"--toolconformance-report={report}", "--toolconformance-max-examples=2", *extra,
+            f"--toolconformance-report={report}", "--toolconformance-max-examples=2",
+            "--toolconformance-pass-env=ATTACK_OUTSIDE", *extra,
             str(PLUGIN_SUITES_DIR)]
     done = subprocess.run(args, cwd=tmp_path, capture_output=True, text=True, timeout=900,
-                          env={**os.environ, **(env or {})})
+                          env={**os.environ, **(env or {}), _proc.PASS_ENV_ENV: "ATTACK_PORT,ATTACK_TOKEN"})
     assert done.returncode in (0, 1), done.stdout[-3000:] + done.stderr[-3000:]
     return done.stdout, json.loads(report.read_text())
 

@@ -184,3 +184,18 @@ def test_forcing_namespaces_off_is_said(monkeypatch: pytest.MonkeyPatch) -> None
     assert summary["filesystem"].startswith("not confined")
     assert f"{_proc.NO_NAMESPACES_ENV} is set" in summary["reason"]
     assert any("network: in-process guard only" in line for line in _proc.confinement_header())
+
+
+def test_named_variables_pass_through_and_nothing_else(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TC_FROM_ENV", "1")
+    monkeypatch.setenv("TC_FROM_OPTION", "2")
+    monkeypatch.setenv("TC_OTHER", "3")
+    monkeypatch.setenv(_proc.PASS_ENV_ENV, "TC_FROM_ENV")
+    _proc.set_pass_env(["TC_FROM_OPTION,TC_MISSING"])
+    try:
+        env = _proc.scrubbed_env("/h", "/t")
+    finally:
+        _proc.set_pass_env([])
+    assert env["TC_FROM_ENV"] == "1" and env["TC_FROM_OPTION"] == "2"
+    assert "TC_OTHER" not in env and "TC_MISSING" not in env
+    assert {env["HOME"], env["TMPDIR"], env["LC_ALL"]} == {"/h", "/t", "C.UTF-8"}
