@@ -123,6 +123,8 @@ class Confinement:
             "processes": self.processes,
             "environment": "scrubbed (PATH, a temporary HOME and TMPDIR, C.UTF-8 locale) plus "
             f"{PASS_ENV_ENV} / --toolconformance-pass-env",
+            "applies_to": "JS/TS plugins (a node process each); a Python plugin runs inside the kit's own "
+            "process, behind the in-process guard only",
             "namespaces": bool(self.namespaces),
             "reason": self.reason,
         }
@@ -168,9 +170,10 @@ def confinement_summary() -> dict[str, Any]:
 def confinement_header() -> list[str]:
     """The report header lines that say how plugins are confined."""
     summary = confinement_summary()
-    lines = [f"toolconformance plugin sandbox: network: {summary['network']}",
+    lines = [f"toolconformance plugin sandbox (JS/TS plugins): network: {summary['network']}",
              f"toolconformance plugin sandbox: filesystem: {summary['filesystem']}",
-             f"toolconformance plugin sandbox: processes: {summary['processes']}"]
+             f"toolconformance plugin sandbox: processes: {summary['processes']}",
+             "toolconformance plugin sandbox: Python plugins run in the kit's process: in-process guard only"]
     if summary["reason"]:
         lines.append(f"toolconformance plugin sandbox: no namespaces because {summary['reason']}")
     return lines

@@ -266,7 +266,7 @@ def test_a_kit_run_of_the_attack_plugins_finishes_confined(tmp_path: Path, targe
         pytest.skip(f"no namespaces here ({_proc.confinement().reason})")
     targets.settled()
     out, report = _run_kit(tmp_path, targets, "-k", "ERR-3 or REG-1")
-    assert "toolconformance plugin sandbox: network: isolated" in out
+    assert "toolconformance plugin sandbox (JS/TS plugins): network: isolated" in out
     assert report["run"]["sandbox"]["network"] == "isolated"
     # What the plugin tried in its own process is in the findings.
     messages = " ".join(m for rule in report["rules"] for m in rule["messages"])
@@ -279,7 +279,7 @@ def test_a_kit_run_of_the_attack_plugins_finishes_confined(tmp_path: Path, targe
 
 def test_without_namespaces_the_header_and_report_say_so(tmp_path: Path, targets: Targets) -> None:
     out, report = _run_kit(tmp_path, targets, "-k", "REG-1", env={_proc.NO_NAMESPACES_ENV: "1"})
-    assert f"toolconformance plugin sandbox: network: {_proc.NETWORK_GUARD_ONLY}" in out
+    assert f"toolconformance plugin sandbox (JS/TS plugins): network: {_proc.NETWORK_GUARD_ONLY}" in out
     assert "no namespaces because TOOLCONFORMANCE_NO_NAMESPACES is set" in out
     assert report["run"]["sandbox"]["network"] == _proc.NETWORK_GUARD_ONLY
     assert report["run"]["sandbox"]["filesystem"].startswith("not confined")
