@@ -21,14 +21,14 @@ from pytest_toolconformance.fixtures import (  # noqa: F401 - fixtures are disco
     toolconformance_host,
     toolconformance_settings,
 )
-from pytest_toolconformance.host.connect import HostSpecError, load_host
+from pytest_toolconformance.host.connect import ADAPTER_KEY, configured_adapter
+from pytest_toolconformance.host.wire import outcomes as wire_outcomes
 from pytest_toolconformance.report.hooks import register_reporting
 
 SUITES_DIR = Path(__file__).parent / "suites" / "host"
 # Plugin suites: collected under --toolconformance only when a plugin is given.
 PLUGIN_SUITES_DIR = Path(__file__).parent / "suites" / "plugin"
 MARKER = "toolconformance"
-ADAPTER_KEY = pytest.StashKey[object]()
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -40,20 +40,14 @@ def pytest_configure(config: pytest.Config) -> None:
         "markers", f"{MARKER}(*rules): a conformance check of the given rule IDs (added by pytest-toolconformance)"
     )
     # Protocol faults are reported as errored, with or without --toolconformance (fixtures work without it).
-    from pytest_toolconformance.host.wire import outcomes as wire_outcomes
     if not config.pluginmanager.is_registered(wire_outcomes):
         config.pluginmanager.register(wire_outcomes, "toolconformance-wire-outcomes")
     settings = settings_module.read_settings(config)
     settings_module.install(settings)
     _proc.set_pass_env(settings.pass_env)
     if not settings.enabled:
-        return
-    try:
-        adapter = load_host(settings.host, search_paths=[config.rootpath, Path.cwd()], timeout=settings.timeout)
-    except HostSpecError as exc:
-        raise pytest.UsageError(str(exc)) from None
-    config.stash[ADAPTER_KEY] = adapter
-    config.add_cleanup(adapter.close)
+        return  # the fixtures still get a host: configured_adapter builds it when one is first asked for
+    adapter = configured_adapter(config, settings.host, timeout=settings.timeout, search_paths=[Path.cwd()])
     register_reporting(config, settings, adapter)
     args = [Path(a.split("::")[0]).resolve() for a in config.args]
     if settings.plugins:

@@ -26,8 +26,8 @@ from dataclasses import dataclass
 from typing import Any, NoReturn
 
 from pytest_toolconformance import __version__, _proc
-from pytest_toolconformance.host.connect import HostSpecError
-from pytest_toolconformance.host.contract import CAPABILITIES, JSON
+from pytest_toolconformance.host.contract import BY_NAME, CAPABILITIES, JSON, WIRE_METHODS, Method, fill_in
+from pytest_toolconformance.host.errors import HostSpecError
 from pytest_toolconformance.host.wire import protocol
 from pytest_toolconformance.host.wire.errors import WireHostUnusable, WireProtocolError
 
@@ -134,7 +134,8 @@ class WireHostAdapter:
         self._to_proc: dict[str, str] = {}
         self._poisoned: WireProtocolError | None = None
 
-    # -- the adapter contract -------------------------------------------------------------------------
+    # -- the adapter contract: info, reset and close here; the other methods are one request each,
+    # -- made from the declaration (see the end of this module) --------------------------------------
     def info(self) -> JSON:
         self._ensure()
         assert self._hello is not None
@@ -156,42 +157,6 @@ class WireHostAdapter:
         if kind == "error":
             self._raise_soft("internal", f"it refused reset ({value.get('kind')}: {value.get('message')}); "
                                          "reset cannot be refused", "reset")
-
-    def install_plugin(self, plugin: JSON) -> JSON:
-        return self._contract("install_plugin", {"plugin": plugin})
-
-    def set_policy(self, account: str, changes: JSON) -> JSON:
-        return self._contract("set_policy", {"account": account, "changes": changes})
-
-    def open_session(self, spec: JSON) -> JSON:
-        return self._contract("open_session", {"spec": spec})
-
-    def compose(self, session: str) -> JSON:
-        return self._contract("compose", {"session": session})
-
-    def call(self, session: str, tool: str, arguments: Any, call_id: str | None = None) -> JSON:
-        params: JSON = {"session": session, "tool": tool, "arguments": arguments}
-        if call_id is not None:
-            params["callId"] = call_id
-        return self._contract("call", params)
-
-    def queue_call(self, session: str, tool: str, arguments: Any) -> JSON:
-        return self._contract("queue_call", {"session": session, "tool": tool, "arguments": arguments})
-
-    def run_queued(self, session: str) -> JSON:
-        return self._contract("run_queued", {"session": session})
-
-    def current_access(self, session: str) -> JSON:
-        return self._contract("current_access", {"session": session})
-
-    def current_identity(self, session: str) -> JSON:
-        return self._contract("current_identity", {"session": session})
-
-    def delegate(self, session: str, request: JSON) -> JSON:
-        return self._contract("delegate", {"session": session, "request": request})
-
-    def sandbox(self, session: str, op: JSON) -> JSON:
-        return self._contract("sandbox", {"session": session, "op": op})
 
     def close(self) -> None:
         proc, self._proc = self._proc, None
@@ -217,14 +182,10 @@ class WireHostAdapter:
         if self._poisoned is not None:
             raise WireHostUnusable(self._poisoned)
         proc = self._ensure(unusable=True)
-        if not protocol.allowed(method, self._capabilities):
+        declared = BY_NAME[method]
+        if not declared.allowed(self._capabilities):
             # Never sent: the host did not declare a capability that covers it.
-            return {"error": {
-                "kind": "unsupported",
-                "message": f"host {self._hello['name'] if self._hello else self.command!r} does not declare "
-                           f"{protocol.needed_capability(method)}, so the kit does not send {method}",
-                "rule": None, "subject": method,
-            }}
+            return declared.unsupported(self._hello["name"] if self._hello else self.command)
         kind, value = self._request(method, params, proc)
         if method in protocol.SESSION_RESULT_METHODS and kind == "result":
             value = dict(value)
@@ -424,6 +385,17 @@ class WireHostAdapter:
             if entry.session is not None:
                 to_proc[entry.session] = value["session"]
         self._to_proc = to_proc
+
+
+def _request_for(method: Method) -> Any:
+    def request(self: WireHostAdapter, *args: Any, **kwargs: Any) -> JSON:
+        __tracebackhide__ = True
+        return self._contract(method.name, method.wire_params(args, kwargs))
+
+    return request
+
+
+fill_in(WireHostAdapter, _request_for, WIRE_METHODS)
 
 
 __all__ = ["WireHostAdapter", "WireHostUnusable", "WireHostWarning", "WireProtocolError"]
