@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from pytest_toolconformance import _proc
 from pytest_toolconformance import options as settings_module
 from pytest_toolconformance.fixtures import (  # noqa: F401 - fixtures are discovered by name on the plugin module
     fake_access,
@@ -43,6 +44,7 @@ def pytest_configure(config: pytest.Config) -> None:
         config.pluginmanager.register(wire_outcomes, "toolconformance-wire-outcomes")
     settings = settings_module.read_settings(config)
     settings_module.install(settings)
+    _proc.set_pass_env(settings.pass_env)
     if not settings.enabled:
         return  # the fixtures still get a host: configured_adapter builds it when one is first asked for
     adapter = configured_adapter(config, settings.host, timeout=settings.timeout, search_paths=[Path.cwd()])
@@ -59,6 +61,7 @@ def pytest_configure(config: pytest.Config) -> None:
 
 def pytest_unconfigure(config: pytest.Config) -> None:
     settings_module.uninstall()
+    _proc.set_pass_env(settings_module.current().pass_env)
 
 
 def pytest_report_header(config: pytest.Config) -> list[str] | None:
@@ -66,6 +69,8 @@ def pytest_report_header(config: pytest.Config) -> list[str] | None:
     if not settings.enabled:
         return None
     lines = settings.header_lines()
+    if settings.plugins:
+        lines += _proc.confinement_header()
     adapter = config.stash.get(ADAPTER_KEY, None)
     if adapter is not None:
         try:
