@@ -70,6 +70,9 @@ OPTIONS: tuple[Option, ...] = (
     Option("--toolconformance-tool-budget", "toolconformance_tool_budget",
            "COST-2: advertised bytes a tool may cost per turn, at least 1; an overrun fails (default: report only)",
            "int", "BYTES"),
+    Option("--toolconformance-pass-env", "toolconformance_pass_env",
+           "environment variable NAME a plugin's processes may see; they get a scrubbed environment otherwise "
+           "(repeatable)", "linelist", "NAME"),
 )
 _INI_TYPES = {"bool": "bool", "linelist": "linelist", "int": "int", "float": "float"}
 
@@ -88,6 +91,7 @@ class Settings:
     seed_source: str = "default"  # default, given, random
     timeout: float = DEFAULT_TIMEOUT
     tool_budget: int | None = None
+    pass_env: tuple[str, ...] = ()
 
     @property
     def host_suites(self) -> bool:
@@ -193,6 +197,7 @@ def read_settings(config: pytest.Config) -> Settings:
         seed_source=seed_source,
         timeout=number("toolconformance_timeout", float, 0.1, DEFAULT_TIMEOUT),
         tool_budget=number("toolconformance_tool_budget", int, 1, None),
+        pass_env=tuple(values["toolconformance_pass_env"][0] or ()),
     )
 
 

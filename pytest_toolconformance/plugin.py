@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from pytest_toolconformance import options
+from pytest_toolconformance import _proc, options
 from pytest_toolconformance.fixtures import (  # noqa: F401 - fixtures are discovered by name on the plugin module
     fake_access,
     fake_identity,
@@ -46,6 +46,8 @@ def pytest_configure(config: pytest.Config) -> None:
     if not config.pluginmanager.is_registered(wire_outcomes):
         config.pluginmanager.register(wire_outcomes, "toolconformance-wire-outcomes")
     settings = options.store(config, options.read_settings(config))
+    _proc.set_pass_env(settings.pass_env)
+    config.add_cleanup(lambda: _proc.set_pass_env(()))
     if not settings.enabled:
         return  # the fixtures still get a host: configured_adapter builds it when one is first asked for
     options.check_plugin_paths(config, settings)
@@ -83,6 +85,8 @@ def pytest_report_header(config: pytest.Config) -> list[str] | None:
         return None
     lines = settings.header_lines()
     lines.insert(1, f"toolconformance: {settings.seed_sentence()}")
+    if settings.plugin_suites:
+        lines += _proc.confinement_header()
     adapter = config.stash.get(ADAPTER_KEY, None)
     if adapter is not None:
         try:

@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 
 from pytest_toolconformance import __version__
+from pytest_toolconformance._proc import confinement_summary
 from pytest_toolconformance.findings import Finding, finding_in
 from pytest_toolconformance.host.connect import DEFAULT_HOST
 from pytest_toolconformance.options import Settings, resolve_path
@@ -222,6 +223,7 @@ class ReportingPlugin:
             "suites": self.settings.suites,
             "seed": self.settings.seed,
             "seed_sentence": self.settings.seed_sentence(),
+            **({"sandbox": confinement_summary()} if self.settings.plugin_suites else {}),
         }
 
     def _write(self, report: dict[str, Any], path: Path, *, summary: bool = True) -> None:

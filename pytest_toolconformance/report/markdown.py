@@ -64,6 +64,9 @@ def render_markdown(report: Mapping[str, Any]) -> str:
                  + (f"; {run['seed_sentence']}" if run.get("seed_sentence") else ""))
     if host.get("error"):
         lines += ["", f"> host did not describe itself: {_cell(host['error'])}"]
+    sandbox = report["run"].get("sandbox")
+    if sandbox:
+        lines += ["", f"Plugin sandbox: network: {sandbox['network']}; filesystem: {sandbox['filesystem']}"]
     stale = report["deviations"]["stale"]
     if stale:
         lines += ["", "### Stale deviations (fail the run)", ""] + [f"- {_cell(s['message'], 500)}" for s in stale]
