@@ -254,10 +254,14 @@ class Tail:
             return self._data.decode("utf-8", "replace")
 
 
+# What util-linux's unshare says when the kit kills its child: noise about the kit, not the plugin.
+_UNSHARE_NOISE = b"unshare: sigprocmask unblock failed: Invalid argument\n"
+
+
 def _read_stderr(stream: Any, tail: Tail) -> None:
     try:
         while chunk := stream.read(65536):
-            tail.add(chunk)
+            tail.add(chunk.replace(_UNSHARE_NOISE, b""))
     except (OSError, ValueError):
         pass
 
