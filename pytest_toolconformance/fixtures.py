@@ -7,7 +7,7 @@ They work in a plugin author's own tests with or without ``--toolconformance``; 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -17,42 +17,30 @@ from faker import Faker
 
 from pytest_toolconformance import options as settings_module
 from pytest_toolconformance.host.client import HostClient, Session
-from pytest_toolconformance.host.connect import HostSpecError, load_host
+from pytest_toolconformance.host.connect import configured_adapter
+from pytest_toolconformance.host.contract import HostAdapter
+from pytest_toolconformance.host.errors import HostProtocolError
+from pytest_toolconformance.host.wire.errors import WireHostUnusable
 from pytest_toolconformance.suites.host import attacks
 
 IDENTITY_KINDS = ("guest", "member", "admin", "owner", "revoked")
 
 
 @pytest.fixture(scope="session")
-def toolconformance_settings() -> settings_module.Settings:
+def toolconformance_settings(request: pytest.FixtureRequest) -> settings_module.Settings:
     """The kit's settings for this run (options and ini)."""
-    return settings_module.current()
+    return settings_module.of(request.config)
 
 
 @pytest.fixture(scope="session")
-def toolconformance_adapter(request: pytest.FixtureRequest, toolconformance_settings: settings_module.Settings) -> Iterator[Any]:
-    """The raw adapter of the host under test, one per run (per xdist worker)."""
-    from pytest_toolconformance.plugin import ADAPTER_KEY
-
-    adapter = request.config.stash.get(ADAPTER_KEY, None)
-    if adapter is not None:
-        yield adapter
-        return
-    try:
-        adapter = load_host(toolconformance_settings.host, search_paths=[request.config.rootpath],
-                            timeout=toolconformance_settings.timeout)
-    except HostSpecError as exc:
-        raise pytest.UsageError(str(exc)) from None
-    yield adapter
-    adapter.close()
+def toolconformance_adapter(request: pytest.FixtureRequest, toolconformance_settings: settings_module.Settings) -> HostAdapter:
+    """The raw adapter of the host under test, one per run (per xdist worker), from ``config.stash``."""
+    return configured_adapter(request.config, toolconformance_settings.host, timeout=toolconformance_settings.timeout)
 
 
 @pytest.fixture
-def toolconformance_host(toolconformance_adapter: Any) -> HostClient:
+def toolconformance_host(toolconformance_adapter: HostAdapter) -> HostClient:
     """The host under test, reset to a fresh state for this test."""
-    from pytest_toolconformance.host.client import HostProtocolError
-    from pytest_toolconformance.host.wire.errors import WireHostUnusable
-
     try:
         toolconformance_adapter.reset()
     except WireHostUnusable as exc:
@@ -63,10 +51,9 @@ def toolconformance_host(toolconformance_adapter: Any) -> HostClient:
 
 
 def _faker_for(request: pytest.FixtureRequest) -> Faker:
-    seed = settings_module.current().seed
-    if seed is None:
-        # Deterministic per test: the same test gets the same people on every run.
-        seed = int.from_bytes(hashlib.sha256(request.node.nodeid.encode()).digest()[:4], "big")
+    # Deterministic per test and seed: the same test gets the same people on every run with that seed.
+    key = f"{settings_module.of(request.config).seed}:{request.node.nodeid}"
+    seed = int.from_bytes(hashlib.sha256(key.encode()).digest()[:4], "big")
     fake = Faker()
     fake.seed_instance(seed)
     return fake

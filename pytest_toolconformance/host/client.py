@@ -2,96 +2,72 @@
 
 Suites talk to a host only through this client, which talks only through the adapter contract.
 An answer that is not of the contract's shape raises :class:`HostProtocolError` (the host's bug,
-reported as *errored*); a rule that does not hold raises :class:`ConformanceFailure`.
+reported as *errored*); a refusal of input raises :class:`HostRefusal` where the caller wants an
+answer; a rule that does not hold raises a :class:`~pytest_toolconformance.findings.Finding` whose
+subject is the host. A method the host answers
+``unsupported`` without declaring a capability that covers it skips the test, naming the capability.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Literal
 
 import pytest
 
-from pytest_toolconformance.host.contract import JSON
-
-
-class HostProtocolError(Exception):
-    """The host answered something the adapter contract does not allow."""
-
-
-class ConformanceFailure(AssertionError):
-    """A rule did not hold. The message names the rule, the expectation, what the host did, and the
-    smallest scenario that shows it."""
-
-    def __init__(self, rule: str, expected: str, actual: Any, scenario: Any = None) -> None:
-        self.rule = rule
-        text = f"[{rule}] expected: {expected}\n  host did: {_short(actual)}"
-        if scenario is not None:
-            text += f"\n  smallest scenario: {_short(scenario, 1500)}"
-        super().__init__(text)
-
-
-def _short(value: Any, limit: int = 800) -> str:
-    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, sort_keys=True, default=repr)
-    return text if len(text) <= limit else text[: limit - 20] + f"... ({len(text)} chars)"
+from pytest_toolconformance.findings import Finding, shorten
+from pytest_toolconformance.host.contract import BY_NAME, JSON
+from pytest_toolconformance.host.errors import HostProtocolError, HostRefusal
 
 
 def check(condition: bool, rule: str, expected: str, actual: Any, scenario: Any = None) -> None:
-    """Raise :class:`ConformanceFailure` unless ``condition``."""
+    """Raise a :class:`Finding` of the host unless ``condition``; ``scenario`` is its smallest reproduction."""
     if not condition:
-        raise ConformanceFailure(rule, expected, actual, scenario)
+        raise Finding(rule, expected, actual, subject="host", reproduction=scenario)
 
 
 def _answer(method: str, value: Any) -> Any:
     if not isinstance(value, Mapping):
-        raise HostProtocolError(f"host answered {method}() with {type(value).__name__}, not an object: {_short(value)}")
+        raise HostProtocolError(f"host answered {method}() with {type(value).__name__}, not an object: {shorten(value, 800, verbatim=True)}")
     return value
 
 
-class HostError(Exception):
-    """The host refused input with a structured error (kind, message, rule)."""
-
-    def __init__(self, method: str, err: Mapping[str, Any]) -> None:
-        self.kind = err.get("kind")
-        self.rule = err.get("rule")
-        self.message = err.get("message")
-        self.error = dict(err)
-        super().__init__(f"{method}: {self.kind}: {self.message}")
-
-
 class Session:
-    """One session of the host under test."""
+    """One session of the host under test: the session-scoped contract methods with its id."""
 
     def __init__(self, client: HostClient, session_id: str, spec: JSON) -> None:
         self.client = client
         self.id = session_id
         self.spec = spec
 
+    def ask(self, method: str, *args: Any, refusal: Literal["raise", "return"] = "raise") -> JSON:
+        """:meth:`HostClient.ask` for this session."""
+        return self.client.ask(method, self.id, *args, refusal=refusal)
+
     def compose(self) -> JSON:
-        return self.client._ok("compose", self.client.adapter.compose(self.id))
+        return self.ask("compose")
 
     def call(self, tool: str, arguments: Any = None, call_id: str | None = None) -> JSON:
-        return self.client._ok("call", self.client.adapter.call(self.id, tool, {} if arguments is None else arguments, call_id))
+        return self.ask("call", tool, {} if arguments is None else arguments, call_id)
 
     def queue_call(self, tool: str, arguments: Any) -> str:
-        return str(self.client._ok("queue_call", self.client.adapter.queue_call(self.id, tool, arguments))["ticket"])
+        return str(self.ask("queue_call", tool, arguments)["ticket"])
 
     def run_queued(self) -> list[JSON]:
-        return list(self.client._ok("run_queued", self.client.adapter.run_queued(self.id))["outcomes"])
+        return list(self.ask("run_queued")["outcomes"])
 
     def access(self) -> JSON:
-        return self.client._ok("current_access", self.client.adapter.current_access(self.id))
+        return self.ask("current_access")
 
     def identity(self) -> JSON:
-        return self.client._ok("current_identity", self.client.adapter.current_identity(self.id))
+        return self.ask("current_identity")
 
     def delegate(self, *, read_only: bool = True, requested: JSON | None = None) -> Session:
-        answer = self.client._ok("delegate", self.client.adapter.delegate(self.id, {"readOnly": read_only, "requested": requested or {}}))
+        answer = self.ask("delegate", {"readOnly": read_only, "requested": requested or {}})
         return Session(self.client, str(answer["session"]), {"parent": self.id})
 
     def sandbox(self, op: JSON) -> JSON:
-        return self.client._raw("sandbox", self.client.adapter.sandbox(self.id, op))
+        return self.ask("sandbox", op, refusal="return")
 
     def tool_names(self) -> list[str]:
         return [t["name"] for t in self.compose()["tools"]]
@@ -123,13 +99,28 @@ class HostClient:
         if missing:
             pytest.skip(f"host {self.info.get('name')!r} does not declare capability {', '.join(missing)}")
 
+    def ask(self, method: str, *args: Any, refusal: Literal["raise", "return"] = "raise") -> JSON:
+        """Ask the adapter the contract method ``method`` and check the answer. ``refusal``: "raise"
+        a :class:`HostRefusal` for an ``{"error": ...}`` answer, or "return" it."""
+        if method not in BY_NAME:
+            raise ValueError(f"{method!r} is not a method of the adapter contract")
+        value = getattr(self.adapter, method)(*args)
+        return self._raw(method, value) if refusal == "return" else self._ok(method, value)
+
     def _raw(self, method: str, value: Any) -> JSON:
-        return dict(_answer(method, value))
+        answer = dict(_answer(method, value))
+        error = answer.get("error")
+        if isinstance(error, Mapping) and error.get("kind") == "unsupported" and method in BY_NAME:
+            declared = BY_NAME[method]
+            if not declared.allowed(self.capabilities):
+                pytest.skip(f"host {self.info.get('name')!r} does not declare {declared.needs_text()} "
+                            f"(it answered {method} unsupported)")
+        return answer
 
     def _ok(self, method: str, value: Any) -> JSON:
         answer = self._raw(method, value)
         if "error" in answer:
-            raise HostError(method, answer["error"])
+            raise HostRefusal(method, answer["error"])
         return answer
 
     def reset(self) -> None:
@@ -137,19 +128,19 @@ class HostClient:
 
     def install(self, plugin: JSON) -> JSON:
         """Install a scripted plugin; returns the report, or ``{"error": ...}`` when refused whole."""
-        return self._raw("install_plugin", self.adapter.install_plugin(plugin))
+        return self.ask("install_plugin", plugin, refusal="return")
 
     def install_ok(self, plugin: JSON) -> JSON:
-        return self._ok("install_plugin", self.adapter.install_plugin(plugin))
+        return self.ask("install_plugin", plugin)
 
     def set_policy(self, account: str, **changes: Any) -> JSON:
-        return self._ok("set_policy", self.adapter.set_policy(account, changes))
+        return self.ask("set_policy", account, changes)
 
     def open(self, **spec: Any) -> Session:
         """Open a session; keyword names are the session spec's fields (``identity``, ``mode`` ...)."""
         spec.setdefault("identity", {"userId": "user-1"})
-        answer = self._ok("open_session", self.adapter.open_session(spec))
+        answer = self.ask("open_session", spec)
         return Session(self, str(answer["session"]), spec)
 
     def open_raw(self, spec: JSON) -> JSON:
-        return self._raw("open_session", self.adapter.open_session(spec))
+        return self.ask("open_session", spec, refusal="return")

@@ -33,7 +33,9 @@ from typing import Any
 import jsonschema
 import pytest
 
-from pytest_toolconformance.host.client import ConformanceFailure, HostClient, HostError, Session
+from pytest_toolconformance.findings import Finding
+from pytest_toolconformance.host.client import HostClient, Session
+from pytest_toolconformance.host.errors import HostRefusal
 
 _VAR = re.compile(r"\$\{([A-Za-z0-9_.-]+)\}")
 
@@ -150,7 +152,7 @@ def _lookup(answer: Any, path: str) -> Any:
 
 
 class CaseRunner:
-    """Runs one case against a host; :meth:`run` raises :class:`ConformanceFailure` on a broken rule."""
+    """Runs one case against a host; :meth:`run` raises a :class:`Finding` on a broken rule."""
 
     def __init__(self, client: HostClient, case: Case, root: Path | None = None) -> None:
         self.client = client
@@ -167,11 +169,12 @@ class CaseRunner:
         if rule not in self.case.rules:
             pytest.skip(f"blocked by {rule}: case {self.case.id} needs {rule} as a precondition and step {index} "
                         f"[{step.get('do')}] found it broken ({expected[:300]})")
-        raise ConformanceFailure(
+        raise Finding(
             rule,
             f"case {self.case.id} ({self.case.file}) step {index} [{step.get('do')}]: {expected}",
             actual,
-            dict(self.case.data),
+            subject="host",
+            reproduction=dict(self.case.data),
         )
 
     def run(self) -> None:
@@ -198,7 +201,7 @@ class CaseRunner:
             if do == "install":
                 return self.client.install(step["plugin"])
             if do == "policy":
-                return self.client._raw("set_policy", self.client.adapter.set_policy(step["account"], step["changes"]))
+                return self.client.ask("set_policy", step["account"], step["changes"], refusal="return")
             if do == "open":
                 spec = dict(step.get("spec") or {})
                 spec.setdefault("identity", {"userId": "user-1"})
@@ -214,7 +217,7 @@ class CaseRunner:
             if do == "compose":
                 return session.compose()
             if do == "call":
-                return self.client._raw("call", self.client.adapter.call(session.id, step["tool"], step.get("arguments", {}), step.get("callId")))
+                return session.ask("call", step["tool"], step.get("arguments", {}), step.get("callId"), refusal="return")
             if do == "queue":
                 return {"ticket": session.queue_call(step["tool"], step.get("arguments", {}))}
             if do == "run_queued":
@@ -229,7 +232,7 @@ class CaseRunner:
                 return {"session": child.id}
             if do == "sandbox":
                 return session.sandbox(step["op"])
-        except HostError as exc:
+        except HostRefusal as exc:
             return {"error": exc.error}
         self.fail(index, step, f"a known step kind (got {do!r}; scenario bug)", None)
         return None
