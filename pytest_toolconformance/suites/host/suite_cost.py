@@ -144,7 +144,7 @@ def confirmed_growth(client: HostClient) -> tuple[dict[str, float], list[dict[in
 
 @pytest.mark.toolconformance("COST-1")
 def test_composition_time_per_tool_does_not_grow_with_the_catalog(toolconformance_host: HostClient) -> None:
-    current = kit_settings.current()
+    current = kit_settings.active()
     if current.plugins and current.host == kit_settings.DEFAULT_HOST:
         pytest.skip("COST-1 times the host, here the kit's reference host: a plugin run never fails on it")
     client = toolconformance_host
