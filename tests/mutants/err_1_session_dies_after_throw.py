@@ -9,6 +9,10 @@ from reference_host.session import CallOutcome, Session
 from tests.mutants._calls_support import session_mutant
 
 RULE = "ERR-1"
+ALSO = {
+    "ERR-5": "their cases call again in the same session after a handler threw, and the session is gone",
+    "MANIFEST-1": "their cases call again in the same session after a handler threw, and the session is gone",
+}
 
 
 class FragileSession(Session):
