@@ -1,0 +1,254 @@
+// pi under the conformance kit: the adapter contract mapped onto pi's real runtime
+// (@earendil-works/pi-coding-agent 1.6.0). The wire protocol and the scripted-plugin builder come
+// from the kit's JavaScript host kit; this file maps only pi's own operations:
+//
+//   install_plugin  the plugin becomes a real pi extension file (`export default function (pi)`),
+//                   loaded by pi's own DefaultResourceLoader in install order; what pi's registry
+//                   then holds (getAllTools and its sourceInfo) is the report.
+//   open_session    createAgentSession over that loader, a faux model (no network), an in-memory
+//                   session; the spec's hooks become a pi extension with a real `tool_call` handler.
+//   compose         the request the model really gets (a faux response factory sees it) and the
+//                   provider payloads pi-ai's Anthropic and OpenAI serialisers build from it.
+//   call            a faux tool call run by session.prompt(): pi's whole pipeline (argument
+//                   preparation, validation, tool_call hooks, execute, tool_result hooks).
+//
+// pi has no accounts, policies, scopes, plan mode, sandbox or transport tag: the capabilities below
+// are the ones pi honestly has, and hosts/pi/deviations.toml says where it differs from the seam.
+
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+
+import {
+  createAgentSession, DefaultResourceLoader, ModelRuntime, SessionManager, SettingsManager, VERSION,
+} from "@earendil-works/pi-coding-agent";
+import { fauxAssistantMessage, fauxProvider, fauxText, fauxToolCall, getCurrentTools } from "@earendil-works/pi-ai";
+import { stream as anthropicStream } from "@earendil-works/pi-ai/api/anthropic-messages";
+import { stream as openaiStream } from "@earendil-works/pi-ai/api/openai-responses";
+import { getModel } from "@earendil-works/pi-ai/compat";
+
+const KIT = process.env.TOOLCONFORMANCE_JS_KIT ?? new URL("../../pytest_toolconformance/host/js/", import.meta.url).pathname;
+const kit = (file) => import(pathToFileURL(join(KIT, file)).href);
+const { serve, error } = await kit("wire.mjs");
+const { buildPluginSource } = await kit("scripted.mjs");
+const { installScriptedHost, takeCallRecord } = await kit("steps.mjs");
+
+// pi's refusal messages -> the seam rule the same refusal answers to (pi names no rules itself).
+const REFUSAL_RULES = [
+  [/must define an object parameter schema/, "SCHEMA-1"],
+  [/conflicts with/, "EXT-3"],
+];
+const ruleOf = (message) => REFUSAL_RULES.find(([pattern]) => pattern.test(message))?.[1] ?? "";
+
+const PAYLOAD_MODELS = { anthropic: ["anthropic", "claude-sonnet-4-5", anthropicStream], openai: ["openai", "gpt-5", openaiStream] };
+
+let state = null;
+let bound = 2; // seconds plugin code may run in one call (from the kit's timeout)
+
+function fresh() {
+  const root = mkdtempSync(join(tmpdir(), "toolconformance-pi-"));
+  for (const dir of ["agent", "cwd", "plugins"]) mkdirSync(join(root, dir));
+  return { root, agentDir: join(root, "agent"), cwd: join(root, "cwd"), plugins: [], sessions: new Map(), next: 1 };
+}
+
+function dispose() {
+  if (!state) return;
+  for (const s of state.sessions.values()) s.session.dispose();
+  rmSync(state.root, { recursive: true, force: true });
+  state = null;
+}
+
+// The session's hooks as a pi extension: a real tool_call handler that blocks what a "deny" names.
+function hooksExtension(hooks, ran) {
+  return (pi) => {
+    pi.on("tool_call", async (event) => {
+      for (const hook of hooks) {
+        if (hook.tool !== "*" && hook.tool !== event.toolName) continue;
+        ran.push({ tool: event.toolName, decision: hook.decision ?? "allow" });
+        if (hook.decision === "deny") return { block: true, reason: hook.message ?? `blocked by a hook on ${hook.tool}` };
+      }
+      return undefined;
+    });
+  };
+}
+
+async function openPi(hooks = []) {
+  const settingsManager = SettingsManager.inMemory({ compaction: { enabled: false }, retry: { enabled: false } });
+  const hooksRan = [];
+  const resourceLoader = new DefaultResourceLoader({
+    cwd: state.cwd, agentDir: state.agentDir, settingsManager,
+    additionalExtensionPaths: state.plugins.map((p) => p.file),
+    extensionFactories: hooks.length ? [{ name: "toolconformance-hooks", factory: hooksExtension(hooks, hooksRan) }] : [],
+    noSkills: true, noPromptTemplates: true, noThemes: true, noContextFiles: true,
+  });
+  await resourceLoader.reload();
+  const faux = fauxProvider();
+  const modelRuntime = await ModelRuntime.create({
+    authPath: join(state.root, "auth.json"), modelsPath: join(state.root, "models.json"), refreshOnCreate: false,
+  });
+  modelRuntime.registerNativeProvider(faux.provider);
+  await modelRuntime.setRuntimeApiKey(faux.provider.id, "no-network");
+  const { session } = await createAgentSession({
+    cwd: state.cwd, agentDir: state.agentDir, modelRuntime, model: faux.getModel(), thinkingLevel: "off",
+    resourceLoader, settingsManager, sessionManager: SessionManager.inMemory(state.cwd),
+  });
+  await session.bindExtensions({});
+  return { session, faux, resourceLoader, hooksRan };
+}
+
+function sessionOf(id) {
+  const s = state.sessions.get(id);
+  if (!s) throw Object.assign(new Error(`no session ${id}`), { refusal: error("unknown-session", `pi adapter: no session ${JSON.stringify(id)}`) });
+  return s;
+}
+
+// One faux turn: `first` answers the model request; returns what the request carried.
+async function turn(s, first, text = "compose") {
+  let seen = null;
+  s.faux.setResponses([
+    (context, options) => {
+      seen = { context, options };
+      return first(context);
+    },
+    (context) => {
+      seen.next = context;
+      return fauxAssistantMessage(fauxText("done"));
+    },
+  ]);
+  await s.session.prompt(text);
+  return seen;
+}
+
+async function payloads(context) {
+  const out = {};
+  for (const [name, [provider, id, stream]] of Object.entries(PAYLOAD_MODELS)) {
+    let captured = null;
+    const noNetwork = async () => {
+      throw new Error("toolconformance: no network");
+    };
+    const events = stream(getModel(provider, id), context, {
+      apiKey: "no-network", fetch: noNetwork, maxRetries: 0,
+      onPayload: (params) => {
+        captured = params;
+      },
+    });
+    await events.result();
+    out[name] = captured;
+  }
+  return out;
+}
+
+const operations = {
+  async install_plugin({ plugin }) {
+    const file = join(state.root, "plugins", `${String(state.plugins.length + 1).padStart(3, "0")}.js`);
+    writeFileSync(file, buildPluginSource(plugin, "pi"));
+    state.plugins.push({ doc: plugin, file });
+    const probe = await openPi();
+    try {
+      const loaded = probe.resourceLoader.getExtensions();
+      const errors = loaded.errors.filter((e) => e.path === file).map((e) => String(e.error));
+      const owners = new Map(probe.session.getAllTools().map((t) => [t.name, t.sourceInfo?.path]));
+      const names = plugin.tools.map((t) => t.name);
+      const accepted = [...new Set(names.filter((n) => owners.get(n) === file))];
+      const refused = [...new Set(names.filter((n) => !accepted.includes(n)))].map((tool) => {
+        const message = errors.find((e) => e.includes(`"${tool}"`)) ?? errors[0]
+          ?? `pi's registry holds ${tool} from ${owners.get(tool) ?? "no extension"}, not from this plugin`;
+        return { tool, rule: ruleOf(message), message };
+      });
+      return { plugin: plugin.name, accepted, refused, findings: [], diagnostics: errors };
+    } finally {
+      probe.session.dispose();
+    }
+  },
+
+  async open_session({ spec }) {
+    const opened = await openPi(Array.isArray(spec?.hooks) ? spec.hooks : []);
+    const id = `s${state.next++}`;
+    state.sessions.set(id, opened);
+    return { session: id };
+  },
+
+  async compose({ session }) {
+    const s = sessionOf(session);
+    const seen = await turn(s, () => fauxAssistantMessage(fauxText("composed")));
+    const declared = getCurrentTools(seen.context.messages);
+    const catalog = s.session.getAllTools()
+      .filter((t) => t.exposure !== "hidden")
+      .map((t) => ({ name: t.name, deferred: t.exposure === "deferred" }));
+    return {
+      catalog,
+      tools: declared.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters })),
+      payload: await payloads(seen.context),
+      diagnostics: {},
+      modeDirective: null,
+      active: s.session.getActiveToolNames(),
+    };
+  },
+
+  async call({ session, tool, arguments: args, callId }) {
+    const s = sessionOf(session);
+    const id = callId ?? `call-${s.session.sessionManager.getEntries?.().length ?? 0}-${Date.now()}`;
+    const hooksBefore = s.hooksRan.length;
+    const timer = setTimeout(() => s.session.abort(), bound * 1000);
+    let seen;
+    try {
+      seen = await turn(s, () => fauxAssistantMessage(fauxToolCall(tool, args, { id }), { stopReason: "toolUse" }), `call ${tool}`);
+    } finally {
+      clearTimeout(timer);
+    }
+    const record = takeCallRecord(id);
+    const messages = seen?.next?.messages ?? [];
+    const result = messages.findLast((m) => m.role === "toolResult" && m.toolCallId === id);
+    const assistant = messages.findLast((m) => m.role === "assistant" && m.content?.some?.((c) => c.type === "toolCall" && c.id === id));
+    const sent = assistant?.content.find((c) => c.type === "toolCall" && c.id === id);
+    const provider = seen?.next ? await payloads(seen.next) : {};
+    const block = provider.anthropic?.messages?.flatMap((m) => (Array.isArray(m.content) ? m.content : []))
+      .findLast((c) => c.type === "tool_result" && c.tool_use_id === id);
+    const hooksRan = s.hooksRan.slice(hooksBefore);
+    const blockedByHook = hooksRan.some((h) => h.decision === "deny");
+    const isError = result?.isError ?? true;
+    const content = result?.content ?? [{ type: "text", text: "pi returned no tool result (aborted)" }];
+    let refusal = null;
+    if (!record.ran && isError) {
+      const text = content.map((c) => c.text ?? "").join(" ");
+      const stage = blockedByHook ? "hook" : /not found|unknown tool/i.test(text) ? "lookup" : /validat/i.test(text) ? "validation" : "pipeline";
+      refusal = { stage, rule: null, message: text };
+    }
+    return {
+      tool, callId: id, content, isError, shown: true, handlerRan: record.ran,
+      journal: sent ? { callId: sent.id, tool: sent.name, arguments: sent.arguments } : null,
+      details: result?.details ?? {}, refusal, transport: false,
+      hooksRan: hooksRan.map((h) => h.tool), observations: record.observations,
+      modelResult: block
+        ? { type: "tool_result", tool, callId: block.tool_use_id, content: block.content, isError: block.is_error === true, ...Object.fromEntries(Object.entries(block).filter(([k]) => !["type", "tool_use_id", "content", "is_error"].includes(k))) }
+        : null,
+    };
+  },
+};
+
+// Plugin code in pi reads nothing of the seam's identity or access: there is no such API.
+installScriptedHost({});
+
+const wrapped = Object.fromEntries(Object.entries(operations).map(([name, op]) => [name, async (params) => {
+  try {
+    return await op(params);
+  } catch (err) {
+    if (err.refusal) return err.refusal;
+    throw err;
+  }
+}]));
+
+serve({
+  name: "pi", version: VERSION, capabilities: ["registration", "composition", "calls", "hooks"], operations: wrapped,
+  hello: (_params, session) => {
+    bound = session.pluginTimeBound;
+    dispose();
+    state = fresh();
+  },
+  reset: () => {
+    dispose();
+    state = fresh();
+  },
+  stop: () => dispose(),
+});
