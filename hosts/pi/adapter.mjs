@@ -49,13 +49,17 @@ let bound = 2; // seconds plugin code may run in one call (from the kit's timeou
 function fresh() {
   const root = mkdtempSync(join(tmpdir(), "toolconformance-pi-"));
   for (const dir of ["agent", "cwd", "plugins"]) mkdirSync(join(root, dir));
-  return { root, agentDir: join(root, "agent"), cwd: join(root, "cwd"), plugins: [], sessions: new Map(), next: 1 };
+  return { root, agentDir: join(root, "agent"), cwd: join(root, "cwd"), plugins: [], sessions: new Map(), next: 1, spare: null };
 }
 
 function dispose() {
   if (!state) return;
-  for (const s of state.sessions.values()) s.session.dispose();
-  rmSync(state.root, { recursive: true, force: true });
+  for (const s of [...state.sessions.values(), state.spare].filter(Boolean)) s.session.dispose();
+  try {
+    rmSync(state.root, { recursive: true, force: true, maxRetries: 3 });
+  } catch (err) {
+    process.stderr.write(`pi adapter: could not remove ${state.root}: ${err.message}\n`);
+  }
   state = null;
 }
 
@@ -73,6 +77,21 @@ function hooksExtension(hooks, ran) {
   };
 }
 
+// One faux model and one model runtime for the process: requests are strictly sequential, so
+// each turn sets its responses just before it prompts.
+let runtime = null;
+async function modelRuntime() {
+  if (!runtime) {
+    const faux = fauxProvider();
+    const home = mkdtempSync(join(tmpdir(), "toolconformance-pi-models-"));
+    const models = await ModelRuntime.create({ authPath: join(home, "auth.json"), modelsPath: join(home, "models.json"), refreshOnCreate: false });
+    models.registerNativeProvider(faux.provider);
+    await models.setRuntimeApiKey(faux.provider.id, "no-network");
+    runtime = { faux, models, home };
+  }
+  return runtime;
+}
+
 async function openPi(hooks = []) {
   const settingsManager = SettingsManager.inMemory({ compaction: { enabled: false }, retry: { enabled: false } });
   const hooksRan = [];
@@ -83,18 +102,13 @@ async function openPi(hooks = []) {
     noSkills: true, noPromptTemplates: true, noThemes: true, noContextFiles: true,
   });
   await resourceLoader.reload();
-  const faux = fauxProvider();
-  const modelRuntime = await ModelRuntime.create({
-    authPath: join(state.root, "auth.json"), modelsPath: join(state.root, "models.json"), refreshOnCreate: false,
-  });
-  modelRuntime.registerNativeProvider(faux.provider);
-  await modelRuntime.setRuntimeApiKey(faux.provider.id, "no-network");
+  const { faux, models } = await modelRuntime();
   const { session } = await createAgentSession({
-    cwd: state.cwd, agentDir: state.agentDir, modelRuntime, model: faux.getModel(), thinkingLevel: "off",
+    cwd: state.cwd, agentDir: state.agentDir, modelRuntime: models, model: faux.getModel(), thinkingLevel: "off",
     resourceLoader, settingsManager, sessionManager: SessionManager.inMemory(state.cwd),
   });
   await session.bindExtensions({});
-  return { session, faux, resourceLoader, hooksRan };
+  return { session, faux, resourceLoader, hooksRan, specHooks: hooks };
 }
 
 function sessionOf(id) {
@@ -120,9 +134,10 @@ async function turn(s, first, text = "compose") {
   return seen;
 }
 
-async function payloads(context) {
+async function payloads(context, names = Object.keys(PAYLOAD_MODELS)) {
   const out = {};
-  for (const [name, [provider, id, stream]] of Object.entries(PAYLOAD_MODELS)) {
+  for (const name of names) {
+    const [provider, id, stream] = PAYLOAD_MODELS[name];
     let captured = null;
     const noNetwork = async () => {
       throw new Error("toolconformance: no network");
@@ -139,11 +154,21 @@ async function payloads(context) {
   return out;
 }
 
+// An Anthropic tool_result content (a string, or text and image blocks) as content items.
+function contentItems(content) {
+  if (typeof content === "string") return [{ type: "text", text: content }];
+  return (content ?? []).map((c) => (c.type === "image" && c.source?.type === "base64"
+    ? { type: "image", data: c.source.data, mimeType: c.source.media_type }
+    : c.type === "text" ? { type: "text", text: c.text } : c));
+}
+
 const operations = {
   async install_plugin({ plugin }) {
     const file = join(state.root, "plugins", `${String(state.plugins.length + 1).padStart(3, "0")}.js`);
     writeFileSync(file, buildPluginSource(plugin, "pi"));
     state.plugins.push({ doc: plugin, file });
+    state.spare?.session.dispose();
+    state.spare = null;
     const probe = await openPi();
     try {
       const loaded = probe.resourceLoader.getExtensions();
@@ -158,12 +183,19 @@ const operations = {
       });
       return { plugin: plugin.name, accepted, refused, findings: [], diagnostics: errors };
     } finally {
-      probe.session.dispose();
+      // A session nobody prompted yet: the next open_session without hooks takes it as it is.
+      state.spare = probe;
     }
   },
 
   async open_session({ spec }) {
-    const opened = await openPi(Array.isArray(spec?.hooks) ? spec.hooks : []);
+    const hooks = Array.isArray(spec?.hooks) ? spec.hooks : [];
+    let opened = state.spare;
+    state.spare = null;
+    if (!opened || hooks.length) {
+      opened?.session.dispose();
+      opened = await openPi(hooks);
+    }
     const id = `s${state.next++}`;
     state.sessions.set(id, opened);
     return { session: id };
@@ -179,7 +211,9 @@ const operations = {
     return {
       catalog,
       tools: declared.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters })),
-      payload: await payloads(seen.context),
+      // The OpenAI Responses request body (its tools: {type, name, description, parameters, strict});
+      // the Anthropic Messages body beside it.
+      ...(await payloads(seen.context).then(({ openai, anthropic }) => ({ payload: openai, payloads: { openai, anthropic } }))),
       diagnostics: {},
       modeDirective: null,
       active: s.session.getActiveToolNames(),
@@ -190,19 +224,35 @@ const operations = {
     const s = sessionOf(session);
     const id = callId ?? `call-${s.session.sessionManager.getEntries?.().length ?? 0}-${Date.now()}`;
     const hooksBefore = s.hooksRan.length;
-    const timer = setTimeout(() => s.session.abort(), bound * 1000);
-    let seen;
-    try {
-      seen = await turn(s, () => fauxAssistantMessage(fauxToolCall(tool, args, { id }), { stopReason: "toolUse" }), `call ${tool}`);
-    } finally {
-      clearTimeout(timer);
+    // pi has no tool timeout, and its abort() waits for the tool to settle: a handler that never
+    // finishes holds the session for good. Past the bound the adapter answers a timed-out call and
+    // gives the session id a fresh pi session over the same plugins and hooks.
+    let timer;
+    const timedOut = new Promise((resolve) => {
+      timer = setTimeout(() => resolve(null), bound * 1000);
+    });
+    const seen = await Promise.race([
+      turn(s, () => fauxAssistantMessage(fauxToolCall(tool, args, { id }), { stopReason: "toolUse" }), `call ${tool}`),
+      timedOut,
+    ]).finally(() => clearTimeout(timer));
+    if (seen === null) {
+      void s.session.abort().catch(() => {});
+      state.sessions.set(session, await openPi(s.specHooks));
+      const record = takeCallRecord(id);
+      const text = `pi did not finish the call of ${tool} within ${bound} s`;
+      return {
+        tool, callId: id, content: [{ type: "text", text }], isError: true, shown: true, handlerRan: record.ran,
+        journal: { callId: id, tool, arguments: args }, details: {}, refusal: null, transport: false, timedOut: true,
+        hooksRan: s.hooksRan.slice(hooksBefore).map((h) => h.tool), observations: record.observations,
+        modelResult: { type: "tool_result", tool, callId: id, content: [{ type: "text", text }], isError: true },
+      };
     }
     const record = takeCallRecord(id);
     const messages = seen?.next?.messages ?? [];
     const result = messages.findLast((m) => m.role === "toolResult" && m.toolCallId === id);
     const assistant = messages.findLast((m) => m.role === "assistant" && m.content?.some?.((c) => c.type === "toolCall" && c.id === id));
     const sent = assistant?.content.find((c) => c.type === "toolCall" && c.id === id);
-    const provider = seen?.next ? await payloads(seen.next) : {};
+    const provider = seen?.next ? await payloads(seen.next, ["anthropic"]) : {};
     const block = provider.anthropic?.messages?.flatMap((m) => (Array.isArray(m.content) ? m.content : []))
       .findLast((c) => c.type === "tool_result" && c.tool_use_id === id);
     const hooksRan = s.hooksRan.slice(hooksBefore);
@@ -220,8 +270,10 @@ const operations = {
       journal: sent ? { callId: sent.id, tool: sent.name, arguments: sent.arguments } : null,
       details: result?.details ?? {}, refusal, transport: false,
       hooksRan: hooksRan.map((h) => h.tool), observations: record.observations,
+      // What the model receives: the tool_result block of pi-ai's Anthropic request, its content
+      // read back into content items; `block` is that block exactly as sent.
       modelResult: block
-        ? { type: "tool_result", tool, callId: block.tool_use_id, content: block.content, isError: block.is_error === true, ...Object.fromEntries(Object.entries(block).filter(([k]) => !["type", "tool_use_id", "content", "is_error"].includes(k))) }
+        ? { type: "tool_result", tool, callId: block.tool_use_id, content: contentItems(block.content), isError: block.is_error === true, block }
         : null,
     };
   },
@@ -250,5 +302,8 @@ serve({
     dispose();
     state = fresh();
   },
-  stop: () => dispose(),
+  stop: () => {
+    dispose();
+    if (runtime) rmSync(runtime.home, { recursive: true, force: true });
+  },
 });
