@@ -165,7 +165,7 @@ function contentItems(content) {
 const operations = {
   async install_plugin({ plugin }) {
     const file = join(state.root, "plugins", `${String(state.plugins.length + 1).padStart(3, "0")}.js`);
-    writeFileSync(file, buildPluginSource(plugin, "pi"));
+    writeFileSync(file, buildPluginSource(plugin, "pi", { shared: true }));
     state.plugins.push({ doc: plugin, file });
     state.spare?.session.dispose();
     state.spare = null;
@@ -208,15 +208,15 @@ const operations = {
     const catalog = s.session.getAllTools()
       .filter((t) => t.exposure !== "hidden")
       .map((t) => ({ name: t.name, deferred: t.exposure === "deferred" }));
+    const pl = await payloads(seen.context, ["openai"]);
     return {
       catalog,
       tools: declared.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters })),
-      // The OpenAI Responses request body (its tools: {type, name, description, parameters, strict});
-      // the Anthropic Messages body beside it.
-      ...(await payloads(seen.context).then(({ openai, anthropic }) => ({ payload: openai, payloads: { openai, anthropic } }))),
+      // The OpenAI Responses request body pi-ai builds: its tools are {type, name, description,
+      // parameters, strict}, the shape the kit reads.
+      payload: pl.openai,
       diagnostics: {},
       modeDirective: null,
-      active: s.session.getActiveToolNames(),
     };
   },
 

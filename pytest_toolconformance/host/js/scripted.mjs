@@ -7,8 +7,9 @@
 //   "seam": `export async function register(ctx)`, tools built with defineTool from
 //           "@earendil-works/pi-coding-agent" and given to ctx.registerTool(tool, options?);
 //           transport failures tagged with "elowen-plugin-shared/transport".
-//   "pi":   pi's `export default function (pi)`, tools given to pi.registerTool(tool, options?).
-//           pi has no transport tag module, so none is imported.
+//   "pi":   pi's `export default function (pi)`, tool definitions given to pi.registerTool(tool,
+//           options?) as pi's docs show them (defineTool only adds type inference there). pi has
+//           no transport tag module, so none is imported.
 //
 // The handler and register steps run in steps.mjs, imported by absolute file URL so the module
 // works from any folder the host loads plugins from.
@@ -24,7 +25,7 @@ export const FORMS = Object.freeze({
     transport: "elowen-plugin-shared/transport",
   },
   pi: {
-    defineTool: "@earendil-works/pi-coding-agent",
+    defineTool: null,
     transport: null,
   },
 });
@@ -61,8 +62,10 @@ export function buildPluginSource(doc, form = "seam", options = {}) {
   const transport = options.transport === undefined ? spec.transport : options.transport;
   const lines = [
     `// Built by pytest-toolconformance from the scripted plugin ${JSON.stringify(doc.name)} (${form} form).`,
-    `import { defineTool } from ${JSON.stringify(spec.defineTool)};`,
-    `import { registerScripted } from ${JSON.stringify(STEPS_URL)};`,
+    spec.defineTool ? `import { defineTool } from ${JSON.stringify(spec.defineTool)};` : "const defineTool = (tool) => tool;",
+    options.shared
+      ? `const { registerScripted } = globalThis[Symbol.for("pytest-toolconformance.scripted-host")].steps;`
+      : `import { registerScripted } from ${JSON.stringify(STEPS_URL)};`,
   ];
   lines.push(transport ? `import * as transport from ${JSON.stringify(transport)};` : "const transport = null;");
   lines.push(`const PLUGIN = ${JSON.stringify(doc)};`);

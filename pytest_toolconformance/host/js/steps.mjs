@@ -23,6 +23,7 @@ function registry() {
  * isTransportFailure} or absent where the host has no transport tag. */
 export function installScriptedHost(ops) {
   registry().ops = { ...ops };
+  registry().steps = { registerScripted };
 }
 
 /** The record of handler runs for a call id: {ran, observations}, created on first use. */
