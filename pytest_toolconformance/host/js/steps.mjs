@@ -107,11 +107,11 @@ function transportOf(env) {
   return env.transport ?? registry().ops.transport ?? null;
 }
 
-/** ERR-5 facts about the host's markTransportFailure / isTransportFailure. */
+/** ERR-5 facts about the host's markTransportFailure / isTransportFailure (all false without them). */
 export function transportProbe(transport) {
   if (!transport) {
     return {
-      available: false, returnsSameError: false, taggedIsTransport: false, plainIsTransport: false,
+      returnsSameError: false, taggedIsTransport: false, plainIsTransport: false,
       noneIsTransport: false, stringIsTransport: false, objectIsTransport: false, survivesRethrow: false,
     };
   }
@@ -129,7 +129,6 @@ export function transportProbe(transport) {
     survived = is(again);
   }
   return {
-    available: true,
     returnsSameError: returned === tagged,
     taggedIsTransport: is(tagged),
     plainIsTransport: is(new ScriptedError("plain")),
