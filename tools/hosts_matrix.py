@@ -44,13 +44,14 @@ def deviation_reasons(rule: Mapping[str, Any], entries: Iterable[Mapping[str, An
 
 
 def missing_capabilities(rule: Mapping[str, Any]) -> list[str]:
-    """The capabilities the skip reasons of a skipped rule name, in first-seen order."""
+    """What the skip reasons of a skipped rule say its checks need: one entry per distinct set of
+    capabilities (a check needs every capability of its set), in first-seen order."""
     found: list[str] = []
     for reason in rule.get("skip_reasons") or []:
         match = _MISSING.search(reason)
-        for name in (match.group(1).split(",") if match else []):
-            if name.strip() and name.strip() not in found:
-                found.append(name.strip())
+        needs = ", ".join(sorted(n.strip() for n in match.group(1).split(",") if n.strip())) if match else ""
+        if needs and needs not in found:
+            found.append(needs)
     return found
 
 
@@ -62,7 +63,7 @@ def cell(rule: Mapping[str, Any] | None, entries: Sequence[Mapping[str, Any]]) -
         return "deviation: " + " / ".join(deviation_reasons(rule, entries) or ["(no reason found in the report)"])
     if status == "skipped":
         missing = missing_capabilities(rule)
-        return "skipped: needs " + " or ".join(missing) if missing else "skipped"
+        return "skipped: needs " + "; or ".join(missing) if missing else "skipped"
     return str(status)
 
 
