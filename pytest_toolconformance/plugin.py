@@ -53,6 +53,10 @@ def pytest_configure(config: pytest.Config) -> None:
     config.stash[ADAPTER_KEY] = adapter
     config.add_cleanup(adapter.close)
     register_reporting(config, settings, adapter)
+    if config.args_source == pytest.Config.ArgsSource.TESTPATHS:
+        # Paths from the project's ini `testpaths` are its own tests, not named on this command line:
+        # `pytest --toolconformance` from a repository root runs the suites alone (hosts/pi/README.md).
+        config.args[:] = []
     args = [Path(a.split("::")[0]).resolve() for a in config.args]
     if settings.plugins:
         from pytest_toolconformance.suites.plugin import configure as configure_plugin_suites
