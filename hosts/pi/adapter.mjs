@@ -45,6 +45,7 @@ const PAYLOAD_MODELS = { anthropic: ["anthropic", "claude-sonnet-4-5", anthropic
 
 let state = null;
 let bound = 2; // seconds plugin code may run in one call (from the kit's timeout)
+let callCount = 0;
 
 function fresh() {
   const root = mkdtempSync(join(tmpdir(), "toolconformance-pi-"));
@@ -117,8 +118,10 @@ function sessionOf(id) {
   return s;
 }
 
-// One faux turn: `first` answers the model request; returns what the request carried.
-async function turn(s, first, text = "compose") {
+// One faux turn: `first` answers the model request; returns what the requests carried. The turn is
+// then rewound with pi's own tree navigation (as /tree does), so every compose and call meets the
+// session as it was opened instead of a transcript that grows with each check.
+async function turn(s, first, text) {
   let seen = null;
   s.faux.setResponses([
     (context, options) => {
@@ -130,7 +133,11 @@ async function turn(s, first, text = "compose") {
       return fauxAssistantMessage(fauxText("done"));
     },
   ]);
+  const manager = s.session.sessionManager;
+  const before = new Set(manager.getBranch().map((e) => e.id));
   await s.session.prompt(text);
+  const prompted = manager.getBranch().find((e) => !before.has(e.id) && e.type === "message" && e.message?.role === "user");
+  if (prompted) await s.session.navigateTree(prompted.id, { summarize: false });
   return seen;
 }
 
@@ -203,7 +210,7 @@ const operations = {
 
   async compose({ session }) {
     const s = sessionOf(session);
-    const seen = await turn(s, () => fauxAssistantMessage(fauxText("composed")));
+    const seen = await turn(s, () => fauxAssistantMessage(fauxText("composed")), "compose");
     const declared = getCurrentTools(seen.context.messages);
     const catalog = s.session.getAllTools()
       .filter((t) => t.exposure !== "hidden")
@@ -222,7 +229,7 @@ const operations = {
 
   async call({ session, tool, arguments: args, callId }) {
     const s = sessionOf(session);
-    const id = callId ?? `call-${s.session.sessionManager.getEntries?.().length ?? 0}-${Date.now()}`;
+    const id = callId ?? `call-${++callCount}`;
     const hooksBefore = s.hooksRan.length;
     // pi has no tool timeout, and its abort() waits for the tool to settle: a handler that never
     // finishes holds the session for good. Past the bound the adapter answers a timed-out call and
