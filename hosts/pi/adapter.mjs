@@ -50,7 +50,7 @@ let callCount = 0;
 function fresh() {
   const root = mkdtempSync(join(tmpdir(), "toolconformance-pi-"));
   for (const dir of ["agent", "cwd", "plugins"]) mkdirSync(join(root, dir));
-  return { root, agentDir: join(root, "agent"), cwd: join(root, "cwd"), plugins: [], sessions: new Map(), next: 1, spare: null };
+  return { root, agentDir: join(root, "agent"), cwd: join(root, "cwd"), plugins: [], files: 0, sessions: new Map(), next: 1, spare: null };
 }
 
 function dispose() {
@@ -171,7 +171,8 @@ function contentItems(content) {
 
 const operations = {
   async install_plugin({ plugin }) {
-    const file = join(state.root, "plugins", `${String(state.plugins.length + 1).padStart(3, "0")}.js`);
+    // A new path for every file: pi caches an extension's factory by its path.
+    const file = join(state.root, "plugins", `${String(++state.files).padStart(3, "0")}.js`);
     writeFileSync(file, buildPluginSource(plugin, "pi", { shared: true }));
     state.plugins.push({ doc: plugin, file });
     state.spare?.session.dispose();
@@ -180,6 +181,11 @@ const operations = {
     try {
       const loaded = probe.resourceLoader.getExtensions();
       const errors = loaded.errors.filter((e) => e.path === file).map((e) => String(e.error));
+      if (!loaded.extensions.some((e) => e.path === file)) {
+        // pi did not load the extension at all (its factory threw): nothing of it is registered.
+        state.plugins.pop();
+        return error("load", `pi did not load plugin ${plugin.name}: ${errors.join("; ") || "no extension"}`, { subject: plugin.name });
+      }
       const owners = new Map(probe.session.getAllTools().map((t) => [t.name, t.sourceInfo?.path]));
       const names = plugin.tools.map((t) => t.name);
       const accepted = [...new Set(names.filter((n) => owners.get(n) === file))];
