@@ -53,7 +53,9 @@ export function scriptedPluginProblem(doc) {
 }
 
 /** The source text of a plugin module for `doc` in `form` ("seam" or "pi"). `options.transport`
- * overrides the form's transport module specifier (null: none). */
+ * overrides the form's transport module specifier (null: none). `options.shared`: take the step
+ * interpreter from the copy the adapter installed (installScriptedHost) instead of importing it,
+ * for a host that re-evaluates every import of every plugin (pi's loader does, per extension). */
 export function buildPluginSource(doc, form = "seam", options = {}) {
   const problem = scriptedPluginProblem(doc);
   if (problem) throw new TypeError(`scripted plugin: ${problem}`);
@@ -68,7 +70,9 @@ export function buildPluginSource(doc, form = "seam", options = {}) {
       : `import { registerScripted } from ${JSON.stringify(STEPS_URL)};`,
   ];
   lines.push(transport ? `import * as transport from ${JSON.stringify(transport)};` : "const transport = null;");
-  lines.push(`const PLUGIN = ${JSON.stringify(doc)};`);
+  // One string literal rather than an object literal: a host that transpiles plugins (pi's jiti)
+  // parses a token, not a syntax tree of every schema.
+  lines.push(`const PLUGIN = JSON.parse(${JSON.stringify(JSON.stringify(doc))});`);
   if (form === "seam") {
     lines.push(
       "export async function register(ctx) {",

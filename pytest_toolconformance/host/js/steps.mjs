@@ -224,11 +224,11 @@ export function scriptedTool(spec, env = {}) {
     label: spec.label || spec.name,
     description: spec.description ?? `Scripted tool ${spec.name}.`,
     parameters: spec.parameters ?? { type: "object", properties: {} },
-    async execute(callId, params, _signal, _onUpdate, hostCtx) {
+    async execute(callId, params) {
       const record = callRecord(callId);
       record.ran = true;
       registry().ops.onCall?.({ callId, tool: spec.name, params });
-      return runSteps(spec.handler, params, { ...env, callId, tool: spec.name, hostCtx });
+      return runSteps(spec.handler, params, { ...env, callId, tool: spec.name });
     },
   };
 }
