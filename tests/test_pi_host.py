@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+import sys
 import tomllib
 from pathlib import Path
 
@@ -19,6 +20,9 @@ import pytest
 from pytest_toolconformance.host.contract import CAPABILITIES
 from pytest_toolconformance.host.wire.client import WireHostAdapter
 from pytest_toolconformance.report.deviations import load_deviations
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
+import hosts_matrix  # noqa: E402
 
 pytestmark = pytest.mark.node
 
@@ -97,6 +101,13 @@ def test_deviations_excuse_pi_and_go_stale(pi_installed: str, pytester: pytest.P
     # With pi's own file the same run passes, each broken rule a declared deviation.
     ret, report, _ = _run(pytester, DEVIATIONS)
     assert ret == 0 and _status(report) == {"SCHEMA-1": "deviation", "ERR-5": "deviation", "REG-5": "passed"}
+
+    # The host matrix reads the same report: the reason comes from pi's file, the skip from the run.
+    rows = {line.split(" | ")[0].strip("| "): line.split(" | ")[1].rstrip(" |")
+            for line in hosts_matrix.render([report], ["pi.json"]).splitlines() if line.startswith("| ")}
+    reasons = {e.rule: e.reason for e in load_deviations(DEVIATIONS).entries if e.rule}
+    assert rows["SCHEMA-1"] == "deviation: " + reasons["SCHEMA-1"].replace("|", "\\|")
+    assert rows["REG-5"] == "passed"
 
     # An entry for a rule pi keeps is stale: the run fails and names it.
     stale = pytester.path / "stale.toml"
