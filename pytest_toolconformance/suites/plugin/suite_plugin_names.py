@@ -12,6 +12,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
+from pytest_toolconformance.findings import shorten
 from pytest_toolconformance.plugins.arguments import (
     full_arguments_for,
     properties,
@@ -25,10 +26,9 @@ from pytest_toolconformance.plugins.runtime import (
     Subject,
     for_each_tool,
     generate_tests,
-    run_property,
-    short,
 )
 from pytest_toolconformance.plugins.static import name_findings, parameter_role
+from pytest_toolconformance.profile import run_property
 
 pytest_generate_tests = generate_tests
 
@@ -79,13 +79,13 @@ def test_unknown_parameters_refused(toolconformance_subject: Subject) -> None:
         if record.changed:
             raise subject.finding(
                 f"a refused call ({what}) to change nothing",
-                f"it changed the working directory: {', '.join(record.changed)}; answered {short(record.text)}",
+                f"it changed the working directory: {', '.join(record.changed)}; answered {shorten(record.text)}",
                 record, fix="check the arguments before touching anything",
             )
         if not record.refused(declared + [k for k in record.arguments if k not in declared]):
             raise subject.finding(
                 f"a text refusal for {what} (the host's validation or the handler's own, naming the parameter)",
-                f"it answered {short(record.text)} as if the call were fine",
+                f"it answered {shorten(record.text)} as if the call were fine",
                 record,
                 fix="refuse unknown parameters in execute (name them and the expected ones), or declare the "
                     "schema with additionalProperties: false",
