@@ -64,6 +64,8 @@ def cell(rule: Mapping[str, Any] | None, entries: Sequence[Mapping[str, Any]]) -
     if status == "skipped":
         missing = missing_capabilities(rule)
         return "skipped: needs " + "; or ".join(missing) if missing else "skipped"
+    if status == "blocked":
+        return "blocked by " + ", ".join(rule.get("blocked_by") or ["another rule"])
     return str(status)
 
 
