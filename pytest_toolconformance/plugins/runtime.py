@@ -263,7 +263,8 @@ def load_and_install(index: int, spec: str, path: Path, timeout: float) -> Plugi
     put = PluginUnderTest(index, spec, path)
     try:
         # An import that never returns (a Python module looping at top level) must not hang collection.
-        loaded: LoadedPlugin = _bounded(lambda: load_plugin(path, timeout=timeout), timeout + 5, f"loading {spec}")
+        loaded: LoadedPlugin = _bounded(lambda: load_plugin(path, timeout=timeout, workspace=put.workdir), timeout + 5,
+                                        f"loading {spec}")
     except HostError as exc:
         put.error, put.error_rule = f"could not load plugin {spec}: {exc.detail}", exc.rule or "REG-1"
         return put
@@ -273,7 +274,9 @@ def load_and_install(index: int, spec: str, path: Path, timeout: float) -> Plugi
     put.loaded, put.name, put.kind = loaded, loaded.name, loaded.kind
     # The node side has its own per-request timeout with a better message; the host's is a backstop.
     slack = 2.0 if loaded.kind == "node" else 0.0
-    host = Host(call_timeout=timeout + slack, register_timeout=timeout + slack)
+    # A JS load is import + register + pi's startup, each bounded by the node loader.
+    import_bound = getattr(loaded.plugin, "import_timeout", 0.0) if loaded.kind == "node" else 0.0
+    host = Host(call_timeout=timeout + slack, register_timeout=import_bound + 2 * timeout + slack)
     try:
         report = host.install_plugin(_RecordingPlugin(loaded.plugin, put, loaded.name), manifest=loaded.manifest,
                                      name=loaded.name)

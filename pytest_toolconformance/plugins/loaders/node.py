@@ -338,8 +338,13 @@ class NodePlugin:
         node: str | None = None,
         cwd: str | os.PathLike[str] | None = None,
         sync_host_calls: bool = True,
+        import_timeout: float | None = None,
     ) -> None:
         """``entry``: the plugin's JS/TS entry file. ``timeout``: seconds per request (register, call).
+
+        ``import_timeout``: seconds for importing the entry and what it imports, bounded apart from
+        ``register`` (default ``max(30, 6 * timeout)``: a real extension's import of pi and its
+        dependencies is slow on a busy machine, and none of it is the plugin's register).
 
         ``node``: the node binary (default ``$TOOLCONFORMANCE_NODE`` or ``node`` on PATH).
         ``cwd``: where node starts and where calls without a cwd run (default: ours).
@@ -347,9 +352,10 @@ class NodePlugin:
         from the mirror and hands registrations to the ctx after the fact instead of at once.
         """
         self.entry = Path(entry).resolve()
-        self.name = name or (self.entry.parent.name if self.entry.stem == "index" else self.entry.stem)
+        self.name = name or entry_name(self.entry)
         self.__name__ = self.name  # what a host names a plugin object by, as for a module
         self.timeout = float(timeout)
+        self.import_timeout = float(import_timeout) if import_timeout is not None else max(30.0, 6 * self.timeout)
         self.node = node
         self.cwd = os.fspath(cwd) if cwd is not None else None
         self.kind = "ts" if self.entry.suffix in TS_SUFFIXES else "esm"
@@ -393,6 +399,7 @@ class NodePlugin:
                         "entry": str(self.entry),
                         "kind": self.kind,
                         "replay": False,
+                        "workspace": self.cwd,
                         "mirror": self._mirror,
                     },
                     what="register()",
@@ -555,7 +562,8 @@ class NodePlugin:
             self._stop(grace=0)
             self._spawn()
         answer = self._request(
-            {"op": "load", "entry": str(self.entry), "kind": self.kind, "replay": True, "mirror": self._mirror},
+            {"op": "load", "entry": str(self.entry), "kind": self.kind, "replay": True, "workspace": self.cwd,
+             "mirror": self._mirror},
             what=f"reloading the plugin for tool {tool!r}",
             on_message=None,
         )
@@ -656,7 +664,9 @@ class NodePlugin:
         what: str,
         on_message: Callable[[dict[str, Any]], None] | None,
     ) -> dict[str, Any]:
-        deadline = time.monotonic() + self.timeout
+        bound = self.timeout
+        deadline = time.monotonic() + bound
+        step = what
         while True:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
@@ -667,8 +677,8 @@ class NodePlugin:
                     else "the next call restarts it"
                 )
                 raise PluginTimeoutError(
-                    f"JS plugin {self.name!r} ({self.entry}): {what} did not finish within "
-                    f"{self.timeout:g} s, so the kit killed its node process ({then}). "
+                    f"JS plugin {self.name!r} ({self.entry}): {step} did not finish within "
+                    f"{bound:g} s, so the kit killed its node process ({then}). "
                     "Look for a promise that never settles or a busy loop" + self._tail_note(proc),
                     subject=str(self.entry),
                 )
@@ -679,6 +689,11 @@ class NodePlugin:
             if item is _EOF:
                 raise self._exited(proc, what)
             if "op" in item:
+                if item["op"] == "phase" and message["op"] == "load":
+                    # Each phase of a load has its own bound, so a timeout names the phase that hung.
+                    bound, step = self._phase_bound(str(item.get("phase")), what)
+                    deadline = time.monotonic() + bound
+                    continue
                 if item["op"] == "ctx" and on_message is None:
                     proc.reply({"ok": False, "error": {"name": "Error", "message": "no host call expected now"}})
                 elif on_message is not None:
@@ -687,6 +702,13 @@ class NodePlugin:
             if item.get("id") == request_id:
                 return item
             # An answer to an abandoned request: nothing waits for it any more.
+
+    def _phase_bound(self, phase: str, what: str) -> tuple[float, str]:
+        if phase == "import":
+            return self.import_timeout, f"{what}: importing the module (and what it imports)"
+        if phase == "startup":
+            return self.timeout, f"{what}: pi's startup events (session_start, resources_discover)"
+        return self.timeout, f"{what}: the register function"
 
     def _exited(self, proc: _NodeProcess, what: str) -> PluginExitError:
         try:
@@ -740,6 +762,11 @@ class NodePlugin:
                 f"{where} is not a plugin: it exports neither register(ctx), nor a default object with "
                 f"register, nor a default PI extension function ({message}). Add "
                 "'export function register(ctx) { ... }' to the entry file"
+            )
+        elif phase == "startup":
+            text = (
+                f"pi's startup of {where} (session_start, resources_discover) failed with {js}. Fix the "
+                f"extension's startup handlers{_stack_note(stack)}"
             )
         elif phase == "register":
             text = (
@@ -820,6 +847,28 @@ class NodePlugin:
                     _log(ctx, "warning", f"tool {name!r}: unknown registerTool option {key!r} ignored")
         # Only the options the plugin gave are passed: the host tells "omitted" from an explicit null.
         return ctx.register_tool(tool, **kwargs)
+
+
+_BUILD_FOLDERS = frozenset({"src", "lib", "dist", "build", "out"})
+
+
+def entry_name(entry: Path) -> str:
+    """A plugin's name from its entry: the stem, or the folder of an ``index.*``; the package (or
+    folder) above a ``src/index.ts``-style build folder, since "src" says nothing about the plugin."""
+    if entry.stem != "index":
+        return entry.stem
+    folder = entry.parent
+    if folder.name not in _BUILD_FOLDERS:
+        return folder.name
+    package = folder.parent / "package.json"
+    try:
+        data = json.loads(package.read_text("utf-8")) if package.is_file() else {}
+    except (OSError, ValueError):
+        data = {}
+    name = data.get("name") if isinstance(data, dict) else None
+    if isinstance(name, str) and name:
+        return name.rsplit("/", 1)[-1]
+    return folder.parent.name or folder.name
 
 
 def _stack_note(stack: str, frames: int = 3) -> str:
@@ -934,6 +983,7 @@ __all__ = [
     "JS_SUFFIXES",
     "TS_SUFFIXES",
     "NodePlugin",
+    "entry_name",
     "PluginExitError",
     "PluginTimeoutError",
     "PluginToolError",
