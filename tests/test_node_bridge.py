@@ -295,12 +295,12 @@ def test_load_phases_are_bounded_apart(plugins, tmp_path: Path) -> None:
     hang = tmp_path / "hang_register.mjs"
     hang.write_text("export function register(ctx) { return new Promise(() => {}); }\n")
     plugin = plugins(hang, timeout=HANG_TIMEOUT, import_timeout=10.0)
-    with pytest.raises(PluginTimeoutError, match="the register function"):
+    with pytest.raises(PluginTimeoutError, match="in its register function"):
         registered(plugin)
     stuck = tmp_path / "stuck_import.mjs"
     stuck.write_text("await new Promise(() => setInterval(() => {}, 1000));\nexport function register(ctx) {}\n")
     plugin = plugins(stuck, timeout=HANG_TIMEOUT, import_timeout=HANG_TIMEOUT)
-    with pytest.raises(PluginTimeoutError, match="importing the module"):
+    with pytest.raises(PluginTimeoutError, match="while importing the module"):
         registered(plugin)
 
 

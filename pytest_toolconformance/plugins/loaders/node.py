@@ -666,7 +666,7 @@ class NodePlugin:
     ) -> dict[str, Any]:
         bound = self.timeout
         deadline = time.monotonic() + bound
-        step = what
+        during = ""
         while True:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
@@ -677,8 +677,8 @@ class NodePlugin:
                     else "the next call restarts it"
                 )
                 raise PluginTimeoutError(
-                    f"JS plugin {self.name!r} ({self.entry}): {step} did not finish within "
-                    f"{bound:g} s, so the kit killed its node process ({then}). "
+                    f"JS plugin {self.name!r} ({self.entry}): {what} did not finish within "
+                    f"{bound:g} s{during}, so the kit killed its node process ({then}). "
                     "Look for a promise that never settles or a busy loop" + self._tail_note(proc),
                     subject=str(self.entry),
                 )
@@ -691,7 +691,7 @@ class NodePlugin:
             if "op" in item:
                 if item["op"] == "phase" and message["op"] == "load":
                     # Each phase of a load has its own bound, so a timeout names the phase that hung.
-                    bound, step = self._phase_bound(str(item.get("phase")), what)
+                    bound, during = self._phase_bound(str(item.get("phase")))
                     deadline = time.monotonic() + bound
                     continue
                 if item["op"] == "ctx" and on_message is None:
@@ -703,12 +703,12 @@ class NodePlugin:
                 return item
             # An answer to an abandoned request: nothing waits for it any more.
 
-    def _phase_bound(self, phase: str, what: str) -> tuple[float, str]:
+    def _phase_bound(self, phase: str) -> tuple[float, str]:
         if phase == "import":
-            return self.import_timeout, f"{what}: importing the module (and what it imports)"
+            return self.import_timeout, " while importing the module (and what it imports)"
         if phase == "startup":
-            return self.timeout, f"{what}: pi's startup events (session_start, resources_discover)"
-        return self.timeout, f"{what}: the register function"
+            return self.timeout, " in pi's startup events (session_start, resources_discover)"
+        return self.timeout, " in its register function"
 
     def _exited(self, proc: _NodeProcess, what: str) -> PluginExitError:
         try:
