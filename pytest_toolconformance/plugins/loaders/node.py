@@ -746,7 +746,8 @@ class NodePlugin:
             return stash[token]
         phase = error.get("phase")
         name = error.get("name") or "Error"
-        message = error.get("message") or ""
+        # Node's "Require stack:" list is for humans debugging node, not a line of the finding.
+        message = (error.get("message") or "").split("\nRequire stack:", 1)[0]
         code = error.get("code")
         js = f"{name}: {message}"
         where = f"JS plugin {self.entry}"
