@@ -7,7 +7,7 @@ They work in a plugin author's own tests with or without ``--toolconformance``; 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -17,7 +17,10 @@ from faker import Faker
 
 from pytest_toolconformance import options as settings_module
 from pytest_toolconformance.host.client import HostClient, Session
-from pytest_toolconformance.host.connect import HostSpecError, load_host
+from pytest_toolconformance.host.connect import configured_adapter
+from pytest_toolconformance.host.contract import HostAdapter
+from pytest_toolconformance.host.errors import HostProtocolError
+from pytest_toolconformance.host.wire.errors import WireHostUnusable
 from pytest_toolconformance.suites.host import attacks
 
 IDENTITY_KINDS = ("guest", "member", "admin", "owner", "revoked")
@@ -30,29 +33,14 @@ def toolconformance_settings() -> settings_module.Settings:
 
 
 @pytest.fixture(scope="session")
-def toolconformance_adapter(request: pytest.FixtureRequest, toolconformance_settings: settings_module.Settings) -> Iterator[Any]:
-    """The raw adapter of the host under test, one per run (per xdist worker)."""
-    from pytest_toolconformance.plugin import ADAPTER_KEY
-
-    adapter = request.config.stash.get(ADAPTER_KEY, None)
-    if adapter is not None:
-        yield adapter
-        return
-    try:
-        adapter = load_host(toolconformance_settings.host, search_paths=[request.config.rootpath],
-                            timeout=toolconformance_settings.timeout)
-    except HostSpecError as exc:
-        raise pytest.UsageError(str(exc)) from None
-    yield adapter
-    adapter.close()
+def toolconformance_adapter(request: pytest.FixtureRequest, toolconformance_settings: settings_module.Settings) -> HostAdapter:
+    """The raw adapter of the host under test, one per run (per xdist worker), from ``config.stash``."""
+    return configured_adapter(request.config, toolconformance_settings.host, timeout=toolconformance_settings.timeout)
 
 
 @pytest.fixture
-def toolconformance_host(toolconformance_adapter: Any) -> HostClient:
+def toolconformance_host(toolconformance_adapter: HostAdapter) -> HostClient:
     """The host under test, reset to a fresh state for this test."""
-    from pytest_toolconformance.host.client import HostProtocolError
-    from pytest_toolconformance.host.wire.errors import WireHostUnusable
-
     try:
         toolconformance_adapter.reset()
     except WireHostUnusable as exc:

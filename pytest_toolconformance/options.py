@@ -27,6 +27,9 @@ OPTIONS: tuple[tuple[str, str, str, str], ...] = (
      "seconds a plugin or host may take for one step before it is reported (default 5)", "string"),
     ("--toolconformance-tool-budget", "toolconformance_tool_budget",
      "COST-2: advertised bytes a tool may cost per turn; an overrun fails (default: report only)", "string"),
+    ("--toolconformance-pass-env", "toolconformance_pass_env",
+     "environment variable NAME a plugin's processes may see; they get a scrubbed environment otherwise (repeatable)",
+     "linelist"),
 )
 
 
@@ -41,6 +44,7 @@ class Settings:
     seed: int | None = None
     timeout: float = 5.0
     tool_budget: int | None = None
+    pass_env: tuple[str, ...] = ()
     sources: dict[str, str] = field(default_factory=dict)
 
     def header_lines(self) -> list[str]:
@@ -64,7 +68,8 @@ def add_options(parser: pytest.Parser) -> None:
             group.addoption(option, action="store_true", default=None, dest=_dest(option), help=help_text)
             parser.addini(ini, help_text, type="bool", default=False)
         elif kind == "linelist":
-            group.addoption(option, action="append", default=None, dest=_dest(option), metavar="PATH", help=help_text)
+            metavar = "NAME" if option.endswith("-env") else "PATH"
+            group.addoption(option, action="append", default=None, dest=_dest(option), metavar=metavar, help=help_text)
             parser.addini(ini, help_text, type="linelist", default=[])
         else:
             group.addoption(option, action="store", default=None, dest=_dest(option), help=help_text)
@@ -100,6 +105,7 @@ def read_settings(config: pytest.Config) -> Settings:
     seed, seed_src = get("--toolconformance-seed", "toolconformance_seed")
     timeout, to_src = get("--toolconformance-timeout", "toolconformance_timeout")
     budget, budget_src = get("--toolconformance-tool-budget", "toolconformance_tool_budget")
+    pass_env, _ = get("--toolconformance-pass-env", "toolconformance_pass_env")
     return Settings(
         enabled=bool(enabled),
         host=host or DEFAULT_HOST,
@@ -110,6 +116,7 @@ def read_settings(config: pytest.Config) -> Settings:
         seed=_number(seed_src, seed, int, 0) if seed is not None else None,
         timeout=_number(to_src, timeout, float, 0.1) if timeout is not None else 5.0,
         tool_budget=_number(budget_src, budget, int, 1) if budget is not None else None,
+        pass_env=tuple(pass_env or ()),
     )
 
 

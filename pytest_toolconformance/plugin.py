@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from pytest_toolconformance import _proc
 from pytest_toolconformance import options as settings_module
 from pytest_toolconformance.fixtures import (  # noqa: F401 - fixtures are discovered by name on the plugin module
     fake_access,
@@ -20,14 +21,14 @@ from pytest_toolconformance.fixtures import (  # noqa: F401 - fixtures are disco
     toolconformance_host,
     toolconformance_settings,
 )
-from pytest_toolconformance.host.connect import HostSpecError, load_host
+from pytest_toolconformance.host.connect import ADAPTER_KEY, configured_adapter
+from pytest_toolconformance.host.wire import outcomes as wire_outcomes
 from pytest_toolconformance.report.hooks import register_reporting
 
 SUITES_DIR = Path(__file__).parent / "suites" / "host"
 # Plugin suites: collected under --toolconformance only when a plugin is given.
 PLUGIN_SUITES_DIR = Path(__file__).parent / "suites" / "plugin"
 MARKER = "toolconformance"
-ADAPTER_KEY = pytest.StashKey[object]()
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -39,19 +40,14 @@ def pytest_configure(config: pytest.Config) -> None:
         "markers", f"{MARKER}(*rules): a conformance check of the given rule IDs (added by pytest-toolconformance)"
     )
     # Protocol faults are reported as errored, with or without --toolconformance (fixtures work without it).
-    from pytest_toolconformance.host.wire import outcomes as wire_outcomes
     if not config.pluginmanager.is_registered(wire_outcomes):
         config.pluginmanager.register(wire_outcomes, "toolconformance-wire-outcomes")
     settings = settings_module.read_settings(config)
     settings_module.install(settings)
+    _proc.set_pass_env(settings.pass_env)
     if not settings.enabled:
-        return
-    try:
-        adapter = load_host(settings.host, search_paths=[config.rootpath, Path.cwd()], timeout=settings.timeout)
-    except HostSpecError as exc:
-        raise pytest.UsageError(str(exc)) from None
-    config.stash[ADAPTER_KEY] = adapter
-    config.add_cleanup(adapter.close)
+        return  # the fixtures still get a host: configured_adapter builds it when one is first asked for
+    adapter = configured_adapter(config, settings.host, timeout=settings.timeout, search_paths=[Path.cwd()])
     register_reporting(config, settings, adapter)
     args = [Path(a.split("::")[0]).resolve() for a in config.args]
     if settings.plugins:
@@ -65,6 +61,7 @@ def pytest_configure(config: pytest.Config) -> None:
 
 def pytest_unconfigure(config: pytest.Config) -> None:
     settings_module.uninstall()
+    _proc.set_pass_env(settings_module.current().pass_env)
 
 
 def pytest_report_header(config: pytest.Config) -> list[str] | None:
@@ -72,6 +69,8 @@ def pytest_report_header(config: pytest.Config) -> list[str] | None:
     if not settings.enabled:
         return None
     lines = settings.header_lines()
+    if settings.plugins:
+        lines += _proc.confinement_header()
     adapter = config.stash.get(ADAPTER_KEY, None)
     if adapter is not None:
         try:

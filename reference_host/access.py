@@ -167,16 +167,23 @@ def evaluate_access(
     ceiling: Ceiling,
     restrictions: TurnRestrictions,
     principal: str,
+    project_id: str | None = None,
 ) -> AccessDescriptor:
-    """One fresh access evaluation: live policy intersected with the captured ceiling."""
+    """One fresh access evaluation: live policy intersected with the captured ceiling.
+
+    ``project_id`` is the conversation's Project. Its plan file goes with it: once the Project the
+    session captured is revoked from the live scope, the descriptor carries no ``planFile`` and the
+    sandbox admits no plan write, queued or not (PLANFILE-1, ACCESS-5/6; docs/readings.md)."""
+    project_ids = live.project_ids & ceiling.project_ids
+    revoked = project_id is not None and project_id in ceiling.project_ids and project_id not in project_ids
     return AccessDescriptor(
         admin=live.admin and ceiling.admin,
-        project_ids=tuple(sorted(live.project_ids & ceiling.project_ids)),
+        project_ids=tuple(sorted(project_ids)),
         read_only=restrictions.read_only,
         plan_mode=restrictions.plan_mode,
         roots=live.roots,
         principal=principal,
-        plan_file=restrictions.plan_file,
+        plan_file=None if revoked else restrictions.plan_file,
     )
 
 

@@ -4,16 +4,19 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
-from .access import Ceiling, TurnRestrictions
+from .access import Ceiling, PolicySource, TurnRestrictions
 from .asyncutil import CallTimeout, run_bounded
 from .context import active_call
 from .core_tools import CORE_READ_ONLY, core_tools
 from .errors import HostError, PluginLoadError, SessionSpecError
 from .manifest import parse_manifest
 from .registry import Finding, InstallReport, RegistrationContext, Registry
+from .sandbox import FileTools, Sandbox
 from .session import Session, SessionSpec, parse_session_spec
+from .workspace import Workspace
 
 _NO_IDENTITY = {"userId": None, "accountUserId": None, "owner": False, "admin": False}
 _NO_ACCESS = {"admin": False, "projectIds": [], "readOnly": True, "planMode": False, "roots": [], "principal": None}
@@ -30,14 +33,14 @@ class Host:
 
     def __init__(self, *, call_timeout: float = 10.0, register_timeout: float = 10.0) -> None:
         self.registry = Registry()
-        from .access import PolicySource
-
         self.policies = PolicySource()
         self.call_timeout = call_timeout
         self.register_timeout = register_timeout
         self._sessions: dict[str, Session] = {}
-        self._sandboxes: dict[str, Any] = {}
-        self._file_tools: dict[str, Any] = {}
+        # Keyed by the directory itself (device, inode), never by the path that named it: a path
+        # whose ancestor link was retargeted names another directory and gets another sandbox.
+        self._sandboxes: dict[tuple[int, int], Sandbox] = {}
+        self._file_tools: dict[tuple[int, int], FileTools] = {}
         self._lock = threading.Lock()
         for tool in core_tools():
             self.registry.add_core(tool, read_only=tool.name in CORE_READ_ONLY, plan_admitted=tool.name in CORE_READ_ONLY)
@@ -120,29 +123,36 @@ class Host:
         # The ceiling is what the account had when the session opened; later grants never widen it.
         ceiling = Ceiling(admin=live.admin, project_ids=live.project_ids)
         plan_turn = parsed.mode == "plan"
-        session = Session(self, parsed, TurnRestrictions(plan_turn=plan_turn), ceiling)
+        workspace = Workspace(parsed.sandbox_root, self._open_files)
+        session = Session(self, parsed, TurnRestrictions(plan_turn=plan_turn), ceiling, workspace)
         if plan_turn and parsed.conversation in ("managed", "local"):
             session.restrictions = TurnRestrictions(plan_turn=True, plan_file=parsed.plan_file or _plan_path(session.id))
         self.adopt(session)
         return session
 
-    def sandbox_for(self, root: Any) -> Any:
-        """One :class:`Sandbox` per host root, opened once and shared by a session and its children."""
-        from .sandbox import Sandbox
+    def _open_files(self, root: Path) -> tuple[Sandbox, FileTools]:
+        """The sandbox and file tools of a workspace, opened when the workspace is first used."""
+        return self.sandbox_for(root), self.file_tools_for(root)
 
+    def sandbox_for(self, root: Path) -> Sandbox:
+        """One :class:`Sandbox` per host directory, shared by every session and child working in it.
+
+        ``root`` is opened now and the directory it names now decides which sandbox it gets."""
+        opened = Sandbox(root)
+        key = opened.identity()
         with self._lock:
-            key = str(root)
-            if key not in self._sandboxes:
-                self._sandboxes[key] = Sandbox(root)
-            return self._sandboxes[key]
+            known = self._sandboxes.get(key)
+            if known is None:
+                self._sandboxes[key] = opened
+                return opened
+        opened.close()
+        return known
 
-    def file_tools_for(self, root: Any) -> Any:
-        """The core file tools over the sandbox of ``root`` (one mutation queue per root)."""
-        from .sandbox import FileTools
-
+    def file_tools_for(self, root: Path) -> FileTools:
+        """The core file tools over the sandbox of ``root`` (one mutation queue per directory)."""
         sandbox = self.sandbox_for(root)
+        key = sandbox.identity()
         with self._lock:
-            key = str(root)
             if key not in self._file_tools:
                 self._file_tools[key] = FileTools(sandbox)
             return self._file_tools[key]

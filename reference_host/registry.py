@@ -209,6 +209,11 @@ class RegistrationContext:
             if value is not None and (not isinstance(value, str) or not value):
                 return Refusal(label, "SCOPE-1", f"option {option} must be a non-empty string, got {value!r}")
         is_external = external is True
+        if not is_external and not tool.description:
+            return Refusal(
+                label, "REG-2", "an internal tool needs a non-empty description (only an external tool's "
+                "description is left to its owner); give defineTool a description string"
+            )
         if not is_external:
             problem = flat_object_problem(tool.parameters)
             if problem:

@@ -183,7 +183,9 @@ class ScriptedPlugin:
             tool = define_tool(
                 name=spec["name"],
                 label=spec.get("label") or spec["name"],
-                description=spec.get("description") or f"Scripted tool {spec['name']}.",
+                # A string description, empty included, is passed on as the plugin gave it.
+                description=description if isinstance(description := spec.get("description"), str)
+                else f"Scripted tool {spec['name']}.",
                 parameters=spec.get("parameters") or {"type": "object", "properties": {}},
                 execute=make_execute(),
             )

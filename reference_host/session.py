@@ -10,11 +10,10 @@ from __future__ import annotations
 import copy
 import itertools
 import re
-import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import jsonschema
 
@@ -23,6 +22,7 @@ from .access import (
     AccessDescriptor,
     Ceiling,
     Identity,
+    PolicySource,
     TurnRestrictions,
     child_restrictions,
     evaluate_access,
@@ -33,13 +33,12 @@ from .composition import PLAN_DIRECTIVE, Composition, SessionView, advertised_de
 from .context import CallContext, current_call
 from .core_tools import CORE_READ_ONLY, PLAN_DEFAULTS, share_image_choice
 from .errors import SessionSpecError
-from .registry import CORE_PLUGIN, Registration
+from .registry import CORE_PLUGIN, Registration, Registry
+from .sandbox import FileTools, Sandbox, SandboxAccess, SandboxOp, SandboxResult
 from .schemas import REASON_EXCLUDED
 from .tools import result_problems, text_result
 from .transport import is_transport_failure
-
-if TYPE_CHECKING:
-    from .host import Host
+from .workspace import Workspace, as_tool_result, run_workspace_tool
 
 CONVERSATIONS = ("host", "managed", "local")
 MODES = ("build", "plan")
@@ -208,21 +207,36 @@ class _Gate:
     params: dict[str, Any] = field(default_factory=dict)
 
 
+class SessionHost(Protocol):
+    """What a session needs of its host; the host hands itself in, the session never imports it."""
+
+    registry: Registry
+    policies: PolicySource
+    call_timeout: float
+
+    def set_policy(self, account: str, changes: Mapping[str, Any]) -> dict[str, Any]: ...
+
+    def adopt(self, session: Session) -> None: ...
+
+
 def _text(outcome_text: str) -> list[dict[str, Any]]:
     return [{"type": "text", "text": outcome_text}]
 
 
 class Session:
-    """One conversation turn context: its spec, captured ceiling, restrictions and state."""
+    """One conversation turn context: its spec, captured ceiling, restrictions and state.
+
+    The host hands in the workspace (root, sandbox, file tools); a delegated child shares it."""
 
     _ids = itertools.count(1)
 
     def __init__(
         self,
-        host: Host,
+        host: SessionHost,
         spec: SessionSpec,
         restrictions: TurnRestrictions,
         ceiling: Ceiling,
+        workspace: Workspace,
         parent: Session | None = None,
     ) -> None:
         self.id = f"s{next(Session._ids)}"
@@ -235,8 +249,7 @@ class Session:
         self.journal: list[dict[str, Any]] = []
         self.observations: list[dict[str, Any]] = []
         self._call_ids = itertools.count(1)
-        self._root: Path | None = spec.sandbox_root
-        self._workspace: Any = None
+        self.workspace = workspace
         self._queue: list[tuple[str, Any]] = []
 
     # -- identity and access, read fresh every time (ACCESS-1..5) ------------------------------------
@@ -246,7 +259,7 @@ class Session:
 
     def current_access(self) -> AccessDescriptor:
         live = self.host.policies.evaluate(self.account)
-        return evaluate_access(live, self.ceiling, self.restrictions, self.spec.identity.user_id)
+        return evaluate_access(live, self.ceiling, self.restrictions, self.spec.identity.user_id, self.spec.project_id)
 
     def current_identity(self) -> Identity:
         return live_identity(self.spec.identity, self.host.policies.evaluate(self.account))
@@ -447,8 +460,6 @@ class Session:
 
     def run_queued(self) -> list[CallOutcome]:
         """Run the mutation queue, then report this session's queued calls in order."""
-        from .workspace import as_tool_result
-
         self.file_tools().queue.drain()
         queued, self._queue = self._queue, []
         outcomes: list[CallOutcome] = []
@@ -473,8 +484,8 @@ class Session:
                                         details=result["details"], refusal=refusal, hooks_ran=hooks_ran))
         return outcomes
 
-    def file_tools(self) -> Any:
-        return self.host.file_tools_for(self.sandbox_root())
+    def file_tools(self) -> FileTools:
+        return self.workspace.file_tools()
 
     def read_state_key(self) -> str:
         # A child reads and writes under its own key: a parent's reads do not license its writes.
@@ -495,31 +506,25 @@ class Session:
             hooks=self.spec.hooks,
             sandbox_root=self.sandbox_root(),
         )
-        child = Session(self.host, spec, restrictions, self.ceiling, parent=self)
+        child = Session(self.host, spec, restrictions, self.ceiling, self.workspace, parent=self)
         self.host.adopt(child)
         return child
 
     # -- core tools and the sandbox -------------------------------------------------------------------
     def sandbox_root(self) -> Path:
-        if self._root is None:
-            self._root = Path(tempfile.mkdtemp(prefix="toolconformance-sandbox-"))
-        return self._root
+        return self.workspace.root()
 
-    def sandbox(self) -> Any:
+    def sandbox(self) -> Sandbox:
         """The sandbox over this session's root (shared with its children)."""
-        return self.host.sandbox_for(self.sandbox_root())
+        return self.workspace.sandbox()
 
-    def sandbox_access(self) -> Any:
+    def sandbox_access(self) -> SandboxAccess:
         """A fresh :class:`SandboxAccess` from the live descriptor (ACCESS-5, ACCESS-8)."""
-        from .sandbox import SandboxAccess
-
         access = self.current_access()
         return SandboxAccess(read_only=access.read_only, plan_file=access.plan_file, roots=access.roots)
 
-    def sandbox_op(self, op: Mapping[str, Any]) -> Any:
+    def sandbox_op(self, op: Mapping[str, Any]) -> SandboxResult:
         """Run one sandbox operation under the access in force right now."""
-        from .sandbox import SandboxOp
-
         if not isinstance(op, Mapping):
             raise SessionSpecError(f"a sandbox operation must be an object, got {type(op).__name__}")
         unknown = sorted(set(op) - {"kind", "path", "dest", "content", "executor"})
@@ -540,9 +545,8 @@ class Session:
             refusal = share_image_choice(params)
             if refusal is not None:
                 return refusal
-        from .workspace import run_workspace_tool  # the sandbox half lives in its own module
-
-        return run_workspace_tool(self, name, call_id, params)
+        return run_workspace_tool(self.workspace, name, params, access=self.sandbox_access,
+                                  read_state_key=self.read_state_key(), timeout=self.host.call_timeout)
 
     def _tool_search(self, query: str) -> dict[str, Any]:
         """The loader for deferred tools (PLAN-4, EXT-4)."""

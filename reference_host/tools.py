@@ -32,14 +32,22 @@ def define_tool(
     parameters: Mapping[str, Any],
     execute: Handler,
 ) -> Tool:
-    """Build a tool (REG-2). ``execute(call_id, params)`` may be sync or async."""
-    for key, value in (("name", name), ("label", label), ("description", description)):
+    """Build a tool (REG-2). ``execute(call_id, params)`` may be sync or async.
+
+    The description may be empty here: whether the tool is external is only known when it is
+    registered, and an external tool's description is its owner's, capped by the host at
+    composition (CAP-1), never refused; ``register_tool`` refuses an empty one for an internal tool."""
+    for key, value in (("name", name), ("label", label)):
         if not isinstance(value, str) or not value:
             raise RegistrationError(
                 f"tool {name!r}: {key} must be a non-empty string, got {value!r}",
                 rule="REG-2",
                 subject=str(name),
             )
+    if not isinstance(description, str):
+        raise RegistrationError(
+            f"tool {name!r}: description must be a string, got {description!r}", rule="REG-2", subject=str(name)
+        )
     if not isinstance(parameters, Mapping):
         raise RegistrationError(
             f"tool {name!r}: parameters must be a schema object (use Type.Object(...)), "

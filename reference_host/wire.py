@@ -4,6 +4,10 @@ Reads one JSON request per line on stdin and writes one answer per line on stdou
 (docs/wire-protocol.md). Every request is served by :class:`reference_host.facade.JsonHost`, the
 same object the kit uses in process, so a run over the wire checks exactly the same host.
 
+Which requests there are and what their params are is read off the adapter contract's one
+declaration (:mod:`pytest_toolconformance.host.contract`, plain data with no dependencies); the
+host behind it, :mod:`reference_host.facade`, knows nothing of the kit.
+
 Plugin code may print: the protocol keeps the original stdout to itself and points file
 descriptor 1 (and ``sys.stdout``) at stderr, so a stray print can never corrupt the stream.
 """
@@ -17,42 +21,39 @@ import traceback
 from collections.abc import Callable
 from typing import IO, Any
 
+from pytest_toolconformance.host.contract import WIRE_METHODS, Method
+
 from .facade import CAPABILITIES, VERSION, JsonHost
 
 PROTOCOL_VERSION = 1
 NAME = "reference-host"
 
-_Handler = Callable[[JsonHost, dict[str, Any]], Any]
+_JSON_TYPES: dict[str, type] = {"object": dict, "string": str}
 
 
 class BadRequest(Exception):
     """A request the server cannot act on (answered with kind ``bad-request``)."""
 
 
-def _param(params: dict[str, Any], name: str, kind: type | tuple[type, ...] | None = None) -> Any:
-    if name not in params:
-        raise BadRequest(f"params.{name} is missing")
-    value = params[name]
-    if kind is not None and not isinstance(value, kind):
-        raise BadRequest(f"params.{name} must be {getattr(kind, '__name__', kind)}, got {type(value).__name__}")
-    return value
+def _arguments(method: Method, params: dict[str, Any]) -> list[Any]:
+    """The facade method's arguments from a request's params, checked against the declaration."""
+    values = []
+    for param in method.params:
+        value = params.get(param.wire)
+        if param.wire not in params:
+            if param.required:
+                raise BadRequest(f"params.{param.wire} is missing")
+        elif param.json_type is not None and not isinstance(value, _JSON_TYPES[param.json_type]) and (
+            param.required or value is not None
+        ):
+            raise BadRequest(f"params.{param.wire} must be {_JSON_TYPES[param.json_type].__name__}, "
+                             f"got {type(value).__name__}")
+        values.append(value)
+    return values
 
 
-#: method -> how to serve it from the facade.
-HANDLERS: dict[str, _Handler] = {
-    "install_plugin": lambda h, p: h.install_plugin(_param(p, "plugin", dict)),
-    "set_policy": lambda h, p: h.set_policy(_param(p, "account", str), _param(p, "changes", dict)),
-    "open_session": lambda h, p: h.open_session(_param(p, "spec")),
-    "compose": lambda h, p: h.compose(_param(p, "session", str)),
-    "call": lambda h, p: h.call(_param(p, "session", str), _param(p, "tool", str), _param(p, "arguments"),
-                                p.get("callId")),
-    "queue_call": lambda h, p: h.queue_call(_param(p, "session", str), _param(p, "tool", str), _param(p, "arguments")),
-    "run_queued": lambda h, p: h.run_queued(_param(p, "session", str)),
-    "current_access": lambda h, p: h.current_access(_param(p, "session", str)),
-    "current_identity": lambda h, p: h.current_identity(_param(p, "session", str)),
-    "delegate": lambda h, p: h.delegate(_param(p, "session", str), _param(p, "request", dict)),
-    "sandbox": lambda h, p: h.sandbox(_param(p, "session", str), _param(p, "op")),
-}
+#: method -> its declaration; reset is served on its own (it answers nothing).
+REQUESTS: dict[str, Method] = {m.name: m for m in WIRE_METHODS if m.name != "reset"}
 
 
 class Server:
@@ -100,11 +101,11 @@ class Server:
                 self.host.reset()
                 self.send({"seq": seq, "result": {}})
                 return True
-            handler = HANDLERS.get(method)
-            if handler is None:
+            declared = REQUESTS.get(method)
+            if declared is None:
                 self.error(seq, "bad-request", f"unknown method {method!r}")
                 return True
-            answer = handler(self.host, params)
+            answer = getattr(self.host, method)(*_arguments(declared, params))
         except BadRequest as exc:
             self.error(seq, "bad-request", f"{method}: {exc}")
             return True

@@ -1,22 +1,66 @@
-"""The core workspace tools over the session's sandbox (ACCESS-5..8, PLANFILE-2, PLANFILE-6).
+"""A session's workspace, and the core workspace tools over it (ACCESS-5..8, PLANFILE-2, PLANFILE-6).
 
-Every file tool goes through :class:`~reference_host.sandbox.FileTools` with the session's live
-access provider, so access is evaluated immediately before each operation, and Write/Edit go
-through the mutation queue, which rechecks the anchored path when the entry runs.
+A :class:`Workspace` is the session's root directory, the sandbox over it and the core file tools
+(one mutation queue per root); the host builds it and hands it to the session, and a delegated
+child shares its parent's. Every file tool goes through :class:`~reference_host.sandbox.FileTools`
+with the session's live access provider, so access is evaluated immediately before each
+operation, and Write/Edit go through the mutation queue, which rechecks the anchored path when
+the entry runs.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+import re
+import tempfile
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
 
 from .bash import run_command
 from .errors import SandboxError
+from .sandbox import AccessProvider, FileTools, Sandbox
 from .tools import text_result
 
-if TYPE_CHECKING:
-    from .session import Session
+#: How a workspace gets the sandbox and file tools for its root (the host keeps one pair per directory).
+OpenFiles = Callable[[Path], tuple[Sandbox, FileTools]]
 
 _RESULT_KEYS_HIDDEN = ("text", "ok")
+
+
+class Workspace:
+    """One root directory with its sandbox and file tools, opened on first use and then kept.
+
+    Kept, not looked up again: a session whose ``sandboxRoot`` path is later retargeted (an
+    ancestor link pointed elsewhere) goes on working in the directory it opened."""
+
+    def __init__(self, root: Path | None, open_files: OpenFiles) -> None:
+        self._root = root
+        self._open_files = open_files
+        self._files: tuple[Sandbox, FileTools] | None = None
+        self._lock = threading.Lock()
+
+    def root(self) -> Path:
+        """The host directory; a temporary one is made on first use when the spec named none."""
+        with self._lock:
+            if self._root is None:
+                self._root = Path(tempfile.mkdtemp(prefix="toolconformance-sandbox-"))
+            return self._root
+
+    def _opened(self) -> tuple[Sandbox, FileTools]:
+        root = self.root()
+        with self._lock:
+            if self._files is None:
+                self._files = self._open_files(root)
+            return self._files
+
+    def sandbox(self) -> Sandbox:
+        """The sandbox over this workspace's root."""
+        return self._opened()[0]
+
+    def file_tools(self) -> FileTools:
+        """The core file tools (and mutation queue) over this workspace's sandbox."""
+        return self._opened()[1]
 
 
 def as_tool_result(result: dict[str, Any]) -> dict[str, Any]:
@@ -36,11 +80,13 @@ def _refusal(text: str, rule: str | None = None) -> dict[str, Any]:
     return text_result(text, {"ok": False, "rule": rule})
 
 
-def run_workspace_tool(session: Session, name: str, call_id: str, params: dict[str, Any]) -> dict[str, Any]:
-    """Run one core workspace tool for ``session``."""
-    tools = session.file_tools()
-    access = session.sandbox_access
-    key = session.read_state_key()
+def run_workspace_tool(
+    workspace: Workspace, name: str, params: dict[str, Any], *, access: AccessProvider, read_state_key: str,
+    timeout: float,
+) -> dict[str, Any]:
+    """Run one core workspace tool in ``workspace`` under the live ``access`` provider."""
+    tools = workspace.file_tools()
+    key = read_state_key
     root_scope = "/workspace"
     if name == "Read":
         return as_tool_result(tools.read(access, params["file_path"], key))
@@ -57,12 +103,11 @@ def run_workspace_tool(session: Session, name: str, call_id: str, params: dict[s
     if name == "Grep":
         return as_tool_result(tools.grep(access, params.get("path", root_scope), params["pattern"]))
     if name == "Search":
-        import re
-
         return as_tool_result(tools.grep(access, params.get("path", root_scope), re.escape(params["query"])))
     if name in ("Bash", "GitStatus"):
-        return _run_shell(session, "git status --short" if name == "GitStatus" else params["command"],
-                          params.get("cwd") if name == "Bash" else params.get("path"))
+        command = "git status --short" if name == "GitStatus" else params["command"]
+        cwd = params.get("cwd") if name == "Bash" else params.get("path")
+        return _run_shell(workspace, command, cwd, access, timeout)
     if name in ("ShareFile", "ShareImage", "WorkflowStart", "EditImage"):
         file_path = params.get("file_path")
         if not isinstance(file_path, str):
@@ -79,15 +124,16 @@ def run_workspace_tool(session: Session, name: str, call_id: str, params: dict[s
     return _refusal(f"{name} is not a workspace tool of this host.")
 
 
-def _run_shell(session: Session, command: str, guest_cwd: str | None) -> dict[str, Any]:
-    root = session.sandbox_root()
-    sandbox = session.sandbox()
+def _run_shell(
+    workspace: Workspace, command: str, guest_cwd: str | None, access: AccessProvider, timeout: float
+) -> dict[str, Any]:
+    root = workspace.root()
+    sandbox = workspace.sandbox()
     try:
         comps = sandbox.resolve_guest_path(guest_cwd) if guest_cwd else ()
     except SandboxError as exc:
         return _refusal(f"Bash: working directory {guest_cwd!r} is not usable: {exc.detail}", "ACCESS-8")
-    access = session.current_access()  # read now, immediately before the command (ACCESS-5)
+    read_only = access().read_only  # read now, immediately before the command (ACCESS-5)
     cwd = root.joinpath(*comps)
-    result = run_command(command, cwd=cwd, read_only=access.read_only, root=root,
-                         timeout=min(session.host.call_timeout, 30.0))
+    result = run_command(command, cwd=cwd, read_only=read_only, root=root, timeout=min(timeout, 30.0))
     return as_tool_result(result)

@@ -415,6 +415,7 @@ def test_host_refusal_is_thrown_into_register(plugins, tmp_path: Path, monkeypat
 
     # A refusal the plugin lets escape surfaces as the host's own exception, as for a Python plugin.
     monkeypatch.setenv("RETHROW", "1")
+    monkeypatch.setenv("TOOLCONFORMANCE_PASS_ENV", "RETHROW")  # a plugin sees only the variables passed to it
     with pytest.raises(RegistrationError, match="refused by the fake host"):
         registered(plugins(catching), FakeCtx(refuse={"Bad"}))
 
@@ -620,7 +621,7 @@ def test_hanging_call_times_out_and_the_next_call_restarts(plugins) -> None:
         os.kill(old_pid, 0)  # the busy process was killed, not left spinning
     result = ctx.tool("Quick").execute("c2", {})
     assert plugin.pid not in (None, old_pid)
-    assert text_of(result) == f"pid {plugin.pid}"
+    assert text_of(result) == f"pid {plugin.ping()['pid']}"  # the pid node sees (its own PID namespace)
     assert ctx.names() == ["Spin", "Quick"]  # the replayed load registered nothing twice
 
 
@@ -632,7 +633,7 @@ def test_process_exit_is_reported_and_the_next_call_restarts(plugins) -> None:
         ctx.tool("Exit").execute("c1", {})
     assert info.value.exit_code == 3
     assert "code 3" in str(info.value) and "about to exit with 3" in str(info.value)
-    assert text_of(ctx.tool("Alive").execute("c2", {})) == str(plugin.pid)
+    assert text_of(ctx.tool("Alive").execute("c2", {})) == str(plugin.ping()["pid"])  # as node sees it
     assert plugin.pid != old_pid
 
 

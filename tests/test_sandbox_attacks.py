@@ -10,6 +10,10 @@ nothing outside the root may have changed, and a refused op must not have change
 from __future__ import annotations
 
 import os
+import shutil
+import socket
+import stat
+import tempfile
 import unicodedata
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -40,6 +44,22 @@ Setup = Callable[[Path, Path], None]
 def host(root: Path, guest: str) -> Path:
     """The host path behind a canonical guest path."""
     return root.joinpath(*guest.split("/")[2:])
+
+
+def read_host(root: Path, guest: str) -> bytes:
+    """The bytes behind ``guest``, opened one component at a time (a host path may be over PATH_MAX)."""
+    *parents, name = guest.split("/")[2:]
+    fd = os.open(root, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        for part in parents:
+            child = os.open(part, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=fd)
+            os.close(fd)
+            fd = child
+        file_fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW, dir_fd=fd)
+        with os.fdopen(file_fd, "rb") as f:
+            return f.read()
+    finally:
+        os.close(fd)
 
 
 def nothing(root: Path, outside: Path) -> None:
@@ -92,6 +112,39 @@ def fifo(guest: str) -> Setup:
     return setup
 
 
+def socket_file(guest: str) -> Setup:
+    """A Unix socket at ``guest``, bound in a short directory (socket paths are capped near 108
+    bytes) and renamed into place."""
+
+    def setup(root: Path, outside: Path) -> None:
+        at = host(root, guest)
+        at.parent.mkdir(parents=True, exist_ok=True)
+        short = Path(tempfile.mkdtemp(prefix="s", dir="/tmp"))
+        try:
+            with socket.socket(socket.AF_UNIX) as sock:
+                sock.bind(str(short / "s"))
+            os.rename(short / "s", at)
+        finally:
+            shutil.rmtree(short, ignore_errors=True)
+
+    return setup
+
+
+def device(guest: str) -> Setup:
+    """A character device at ``guest``: the null device's numbers, so a host that did write through
+    it would lose the bytes rather than reach a disk. Needs CAP_MKNOD; skipped where refused."""
+
+    def setup(root: Path, outside: Path) -> None:
+        at = host(root, guest)
+        at.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            os.mknod(at, stat.S_IFCHR | 0o666, os.makedev(1, 3))
+        except PermissionError:
+            pytest.skip("making a device node needs CAP_MKNOD here")
+
+    return setup
+
+
 def chain(*setups: Setup) -> Setup:
     def setup(root: Path, outside: Path) -> None:
         for step in setups:
@@ -114,6 +167,25 @@ def OP(kind: str, path: str | None, dest: str | None = None, executor: str = "sa
 
 LONG_DIR = "/workspace/" + "/".join(["d" * 200] * 21)  # 4231 UTF-8 bytes
 assert len(LONG_DIR.encode()) > 4096
+
+
+def path_of_bytes(total: int, name: str = "f") -> str:
+    """A canonical guest path of exactly ``total`` UTF-8 bytes, components of at most 255 bytes."""
+    head = "/workspace"
+    room = total - len(head) - 1 - len(name)  # the last "/" + name
+    comps = []
+    while room > 0:
+        size = min(255, room - 1)  # each component costs its bytes plus one "/"
+        comps.append("d" * size)
+        room -= size + 1
+    path = "/".join([head, *comps, name])
+    assert len(path.encode()) == total, (len(path.encode()), total)
+    return path
+
+
+PATH_4096 = path_of_bytes(4096)
+PATH_4097 = path_of_bytes(4097)
+ROOT_AS_PLAN = SandboxAccess(read_only=True, plan_file="/workspace")
 
 
 # ------------------------------------------------------------------------ the table
@@ -321,6 +393,47 @@ ROWS: list[tuple[str, Setup, SandboxOp | Callable[[Path, Path], SandboxOp], Sand
     ("ACCESS-8-read-outside-roots", nothing, OP("read", "/workspace/README.md"), SandboxAccess(True, None, ("/workspace/src",)), "refused ACCESS-8"),
     ("PLANFILE-2-plan-outside-roots", nothing, W(PLAN), SandboxAccess(True, PLAN, ("/workspace/src",)), "refused PLANFILE-2"),
     ("ACCESS-8-build-parent-is-file", file("/workspace/a"), W("/workspace/a/b"), BUILD, "refused -"),
+    # --- the audit's cases (issue 14): special files at the plan path or its parent
+    ("PLANFILE-2-plan-is-socket", socket_file(PLAN), W(PLAN), PLAN_TURN, "refused PLANFILE-2"),
+    ("PLANFILE-2-plan-is-device", device(PLAN), W(PLAN), PLAN_TURN, "refused PLANFILE-2"),
+    ("PLANFILE-2-plan-upload-onto-fifo", fifo(PLAN), UP(PLAN), PLAN_TURN, "refused PLANFILE-2"),
+    ("PLANFILE-2-parent-is-fifo", fifo(PLAN_DIR), W(PLAN), PLAN_TURN, "refused PLANFILE-2"),
+    ("PLANFILE-2-parent-is-socket", socket_file(PLAN_DIR), W(PLAN), PLAN_TURN, "refused PLANFILE-2"),
+    ("PLANFILE-2-parent-is-device", device(PLAN_DIR), W(PLAN), PLAN_TURN, "refused PLANFILE-2"),
+    ("PLANFILE-2-plan-dir-with-plan-inside", chain(dirs(PLAN), file(PLAN + "/x")), W(PLAN), PLAN_TURN, "refused PLANFILE-2"),
+    ("PLANFILE-4-paired-plan-is-fifo", fifo(PLAN), W(PLAN, executor="paired"), PLAN_TURN, "refused PLANFILE-4"),
+    ("PLANFILE-4-paired-plan-is-socket", socket_file(PLAN), W(PLAN, executor="paired"), PLAN_TURN, "refused PLANFILE-4"),
+    ("PLANFILE-4-paired-plan-hardlinked-outside", hardlink(PLAN, "{outside}/secret.txt"), W(PLAN, executor="paired"), PLAN_TURN, "refused PLANFILE-4"),
+    ("ACCESS-8-build-target-is-socket", socket_file("/workspace/sock"), W("/workspace/sock"), BUILD, "refused ACCESS-8"),
+    ("ACCESS-8-build-target-is-device", device("/workspace/dev"), W("/workspace/dev"), BUILD, "refused ACCESS-8"),
+    ("ACCESS-8-build-target-is-fifo", fifo("/workspace/pipe"), W("/workspace/pipe"), BUILD, "refused ACCESS-8"),
+    ("ACCESS-8-build-upload-hardlink-outside", hardlink("/workspace/h", "{outside}/secret.txt"), UP("/workspace/h"), BUILD, "refused ACCESS-8"),
+    ("ACCESS-8-build-copy-onto-hardlink-outside", hardlink("/workspace/h", "{outside}/secret.txt"), OP("copy", "/workspace/README.md", "/workspace/h"), BUILD, "refused ACCESS-8"),
+    ("ACCESS-8-build-hardlink-inside-refused", hardlink("/workspace/h", "{root}/README.md"), W("/workspace/h"), BUILD, "refused ACCESS-8"),
+    ("ACCESS-8-read-device", device("/workspace/dev"), OP("read", "/workspace/dev"), BUILD, "refused ACCESS-8"),
+    ("ACCESS-8-read-socket", socket_file("/workspace/sock"), OP("read", "/workspace/sock"), BUILD, "refused ACCESS-8"),
+    # --- lengths at the boundary: 4,096 UTF-8 bytes is the most a guest path may be
+    ("ACCESS-8-path-of-4096-bytes-admitted", nothing, W(PATH_4096), BUILD, "admitted"),
+    ("ACCESS-8-path-of-4097-bytes", nothing, W(PATH_4097), BUILD, "refused ACCESS-8"),
+    ("PLANFILE-2-plan-of-4096-bytes-exact-admitted", nothing, W(PATH_4096), SandboxAccess(True, PATH_4096), "admitted"),
+    ("PLANFILE-2-plan-of-4097-bytes", nothing, W(PATH_4097), SandboxAccess(True, PATH_4097), "refused PLANFILE-2"),
+    # --- case variants, trailing "/" and "/./"
+    ("PLANFILE-2-case-variant-dir", nothing, W("/workspace/.PLANS/p1/plan.md"), PLAN_TURN, "refused PLANFILE-2"),
+    ("PLANFILE-2-case-variant-upper-name", nothing, W("/workspace/.plans/p1/PLAN.MD"), PLAN_TURN, "refused PLANFILE-2"),
+    ("PLANFILE-2-case-variant-root", nothing, W("/Workspace/.plans/p1/plan.md"), PLAN_TURN, "refused PLANFILE-2"),
+    ("PLANFILE-2-inner-dot-segment", nothing, W("/workspace/.plans/p1/./plan.md"), PLAN_TURN, "refused PLANFILE-2"),
+    ("PLANFILE-2-trailing-slash-dot-slash", nothing, W(PLAN + "/./"), PLAN_TURN, "refused PLANFILE-2"),
+    ("PLANFILE-2-plan-file-itself-trailing-slash", nothing, W(PLAN + "/"), SandboxAccess(True, PLAN + "/"), "refused PLANFILE-2"),
+    ("PLANFILE-2-plan-file-itself-dot-segment", nothing, W("/workspace/./plan.md"), SandboxAccess(True, "/workspace/./plan.md"), "refused PLANFILE-2"),
+    ("PLANFILE-2-plan-file-itself-nul", nothing, W(PLAN + "\x00"), SandboxAccess(True, PLAN + "\x00"), "refused PLANFILE-2"),
+    ("PLANFILE-2-nfd-variant-of-ascii-free-plan", nothing, W(PLAN_NFD.replace("plan.md", "PLAN.md")), SandboxAccess(True, PLAN_NFC), "refused PLANFILE-2"),
+    # --- the guest root itself as the plan path
+    ("PLANFILE-2-root-as-plan-write-root", nothing, W("/workspace"), ROOT_AS_PLAN, "refused PLANFILE-2"),
+    ("PLANFILE-2-root-as-plan-write-below", nothing, W("/workspace/README.md"), ROOT_AS_PLAN, "refused PLANFILE-2"),
+    ("PLANFILE-2-root-as-plan-mkdir", nothing, OP("mkdir", "/workspace/x"), ROOT_AS_PLAN, "refused PLANFILE-2"),
+    ("PLANFILE-2-root-as-plan-upload", nothing, UP("/workspace"), ROOT_AS_PLAN, "refused PLANFILE-2"),
+    ("PLANFILE-4-root-as-plan-paired", nothing, W("/workspace", executor="paired"), ROOT_AS_PLAN, "refused PLANFILE-4"),
+    ("PLANFILE-2-root-with-trailing-slash-as-plan", nothing, W("/workspace/"), SandboxAccess(True, "/workspace/"), "refused PLANFILE-2"),
     # --- malformed operations are errors, not policy refusals
     ("SANDBOX-unknown-kind", nothing, OP("chmod", PLAN), PLAN_TURN, "error"),
     ("SANDBOX-unknown-executor", nothing, W(PLAN, executor="remote"), PLAN_TURN, "error"),
@@ -383,7 +496,7 @@ def test_attack(world: tuple[Path, Path], setup: Setup, op: SandboxOp, access: S
         want_scope = detail.removeprefix("scope=")
         assert result.scope == (None if want_scope == "None" else want_scope)
     if op.kind in ("write", "upload"):
-        assert host(root, op.path).read_bytes() == op.content
+        assert read_host(root, op.path) == op.content
     elif op.kind == "mkdir":
         assert host(root, op.path).is_dir()
     elif op.kind == "copy":
@@ -444,3 +557,92 @@ def test_access8_sandbox_never_caches_access(sandbox: Sandbox) -> None:
     assert sandbox.perform(W(PLAN), PLAN_TURN).admitted
     assert not sandbox.perform(W(PLAN), child_access(PLAN_TURN)).admitted
     assert sandbox.perform(W(PLAN, content=b"again"), PLAN_TURN).admitted
+
+
+# ------------------------------------------------------------------ sequences from the audit
+
+
+@pytest.mark.parametrize(
+    ("guest", "access", "rule"),
+    [
+        pytest.param(PLAN, PLAN_TURN, "PLANFILE-2", id="PLANFILE-2-plan-file"),
+        pytest.param("/workspace/src/a.py", BUILD, "ACCESS-8", id="ACCESS-8-build-target"),
+    ],
+)
+def test_hard_link_made_from_outside_between_two_writes(
+    world: tuple[Path, Path], guest: str, access: SandboxAccess, rule: str
+) -> None:
+    """Someone outside the root hard-links the written file between two writes: the second write
+    neither changes the outside name's bytes nor goes through; nothing outside changes."""
+    root, outside = world
+    with Sandbox(root) as sandbox:
+        assert sandbox.perform(W(guest, b"first\n"), access).admitted
+        os.link(host(root, guest), outside / "linked-from-outside")
+        before = snapshot(outside)
+        second = sandbox.perform(W(guest, b"second\n"), access)
+        assert not second.admitted and second.rule == rule, second.reason
+        assert snapshot(outside) == before
+        assert (outside / "linked-from-outside").read_bytes() == b"first\n"
+        # Once the outside name is gone the file has one link again, and writing it is fine.
+        os.unlink(outside / "linked-from-outside")
+        assert sandbox.perform(W(guest, b"third\n"), access).admitted
+        assert host(root, guest).read_bytes() == b"third\n"
+
+
+def test_outside_file_hard_linked_in_between_two_writes(world: tuple[Path, Path]) -> None:
+    """The plan file is replaced by a hard link to an outside file between two writes."""
+    root, outside = world
+    with Sandbox(root) as sandbox:
+        assert sandbox.perform(W(PLAN, b"first\n"), PLAN_TURN).admitted
+        os.unlink(host(root, PLAN))
+        os.link(outside / "secret.txt", host(root, PLAN))
+        result = sandbox.perform(W(PLAN, b"second\n"), PLAN_TURN)
+        assert not result.admitted and result.rule == "PLANFILE-2", result.reason
+        assert (outside / "secret.txt").read_bytes() == b"secret"
+
+
+def test_symlinked_ancestor_above_the_root(tmp_path: Path) -> None:
+    """The host root is reached through a symlinked ancestor (host configuration, followed once at
+    open). Retargeting that link afterwards, at an outside directory with the same layout, moves
+    no write: the sandbox keeps working in the directory it opened."""
+    real, decoy = tmp_path / "real", tmp_path / "decoy"
+    for base in (real, decoy):
+        (base / "root").mkdir(parents=True)
+    (decoy / "root" / "README.md").write_bytes(b"decoy")
+    via = tmp_path / "via"
+    os.symlink(real, via)
+    with Sandbox(via / "root") as sandbox:
+        assert sandbox.perform(W(PLAN, b"one\n"), PLAN_TURN).admitted
+        before = snapshot(decoy)
+        os.unlink(via)
+        os.symlink(decoy, via)
+        assert sandbox.perform(W(PLAN, b"two\n"), PLAN_TURN).admitted
+        assert sandbox.perform(W("/workspace/b.txt", b"b\n"), BUILD).admitted
+    assert snapshot(decoy) == before, "a write followed the retargeted ancestor link"
+    assert host(real / "root", PLAN).read_bytes() == b"two\n"
+    assert (real / "root" / "b.txt").read_bytes() == b"b\n"
+
+
+def test_no_write_leaves_a_temporary_file_behind(world: tuple[Path, Path]) -> None:
+    """Writes go through a new file renamed over the target; refused or admitted, none is left."""
+    root, outside = world
+    with Sandbox(root) as sandbox:
+        assert sandbox.perform(W(PLAN, b"first\n"), PLAN_TURN).admitted
+        os.link(outside / "secret.txt", host(root, PLAN_DIR + "/other"))
+        assert not sandbox.perform(W(PLAN_DIR + "/other", b"x"), BUILD).admitted
+        assert sandbox.perform(W(PLAN, b"second\n"), PLAN_TURN).admitted
+    assert sorted(os.listdir(host(root, PLAN_DIR))) == ["other", "plan.md"]
+
+
+def test_a_write_replaces_the_inode_and_keeps_the_mode(world: tuple[Path, Path]) -> None:
+    """No existing inode is written in place: the target's inode changes, its permission bits stay."""
+    root, _ = world
+    target = root / "script.sh"
+    target.write_bytes(b"old\n")
+    target.chmod(0o751)
+    inode = target.stat().st_ino
+    with Sandbox(root) as sandbox:
+        assert sandbox.perform(W("/workspace/script.sh", b"new\n"), BUILD).admitted
+    assert target.read_bytes() == b"new\n"
+    assert target.stat().st_ino != inode
+    assert stat.S_IMODE(target.stat().st_mode) == 0o751

@@ -174,3 +174,128 @@ def test_planfile2_exchange_race_from_another_process(tmp_path: Path) -> None:
         swapper.wait(timeout=10)
     assert os.listdir(outside) == [], "a write landed outside the root"
     assert admitted > 0 and refused > 0, (admitted, refused)
+
+
+# ------------------------------------------------------------------ hard-link swaps at the target
+#
+# The attacker holds a hard link to a file outside the root and, in a loop, renames it over the
+# target and then a fresh regular file back over it. A host that opens the target and checks its
+# link count afterwards sees 1 again once the rename-back has landed, while its fd is the outside
+# file's inode (issue 14). A host that writes a new file and renames it over the target never
+# writes an existing inode at all.
+
+HARDLINK_ROUNDS = 20_000
+BUILD_TARGET = "/workspace/src/target.txt"
+SECRET = b"secret outside the root\n"
+
+HARDLINK_SWAPPER = r"""
+import os, sys
+secret, target, ready = sys.argv[1:4]
+d = os.path.dirname(target)
+evil, fresh, spare = (os.path.join(d, n) for n in (".evil", ".fresh", ".spare"))
+open(ready, "w").close()
+while True:
+    try:
+        with open(fresh, "wb") as f:
+            f.write(b"regular\n")
+        os.link(secret, evil)
+        os.rename(evil, target)
+        with open(spare, "wb") as f:
+            f.write(b"spare\n")
+        os.rename(fresh, target)
+    except OSError:
+        pass
+"""
+
+
+def hardlink_world(tmp_path: Path, guest: str) -> tuple[Path, Path, Path]:
+    root, outside = tmp_path / "root", tmp_path / "outside"
+    target = root.joinpath(*guest.split("/")[2:])
+    target.parent.mkdir(parents=True)
+    target.write_bytes(b"regular\n")
+    outside.mkdir()
+    secret = outside / "secret.txt"
+    secret.write_bytes(SECRET)
+    return root, secret, target
+
+
+def swap_hardlink(secret: Path, target: Path, stop: threading.Event, counter: list[int]) -> None:
+    evil, fresh, spare = (target.with_name(n) for n in (".evil", ".fresh", ".spare"))
+    while not stop.is_set():
+        try:
+            # Each state lasts one file write (the spare one only passes the time), so the writer
+            # meets both the hard link and the regular file however the two share the machine.
+            fresh.write_bytes(b"regular\n")
+            os.link(secret, evil)
+            os.rename(evil, target)
+            spare.write_bytes(b"spare\n")
+            os.rename(fresh, target)
+        except OSError:
+            pass
+        counter[0] += 1
+
+
+def _hardlink_writes(root: Path, secret: Path, guest: str, access: SandboxAccess) -> tuple[int, int, int]:
+    """Write ``guest`` HARDLINK_ROUNDS times; stop at the first write that reached the outside file."""
+    admitted = refused = 0
+    with Sandbox(root) as sandbox:
+        for i in range(HARDLINK_ROUNDS):
+            result = sandbox.perform(SandboxOp("write", guest, content=b"round %d\n" % i), access)
+            if result.admitted:
+                admitted += 1
+            else:
+                refused += 1
+                assert result.rule in ("PLANFILE-2", "ACCESS-8"), result.reason
+            if secret.read_bytes() != SECRET:
+                return admitted, refused, i + 1
+    return admitted, refused, HARDLINK_ROUNDS
+
+
+HARDLINK_TARGETS = [
+    pytest.param(PLAN, SandboxAccess(read_only=True, plan_file=PLAN), id="PLANFILE-2-plan-file"),
+    pytest.param(BUILD_TARGET, SandboxAccess(read_only=False, plan_file=None), id="ACCESS-8-build-target"),
+]
+
+
+@pytest.mark.parametrize(("guest", "access"), HARDLINK_TARGETS)
+def test_hardlink_swap_race_from_a_thread_never_writes_outside(
+    tmp_path: Path, guest: str, access: SandboxAccess
+) -> None:
+    root, secret, target = hardlink_world(tmp_path, guest)
+    stop = threading.Event()
+    swaps = [0]
+    thread = threading.Thread(target=swap_hardlink, args=(secret, target, stop, swaps), daemon=True)
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-5)  # hand the GIL over often, so the two threads interleave finely
+    thread.start()
+    try:
+        admitted, refused, rounds = _hardlink_writes(root, secret, guest, access)
+    finally:
+        stop.set()
+        thread.join(timeout=10)
+        sys.setswitchinterval(interval)
+    assert secret.read_bytes() == SECRET, f"the outside file was overwritten after {rounds} writes"
+    assert rounds == HARDLINK_ROUNDS
+    # The race was live: the swapper really ran and the writer met both states.
+    assert swaps[0] > 100 and admitted > 0 and refused > 0, (admitted, refused, swaps[0])
+
+
+@pytest.mark.parametrize(("guest", "access"), HARDLINK_TARGETS)
+def test_hardlink_swap_race_from_another_process_never_writes_outside(
+    tmp_path: Path, guest: str, access: SandboxAccess
+) -> None:
+    root, secret, target = hardlink_world(tmp_path, guest)
+    ready = tmp_path / "ready"
+    swapper = subprocess.Popen([sys.executable, "-c", HARDLINK_SWAPPER, str(secret), str(target), str(ready)])
+    try:
+        deadline = time.monotonic() + 10
+        while not ready.exists():
+            assert time.monotonic() < deadline, "swapper did not start"
+            time.sleep(0.01)
+        admitted, refused, rounds = _hardlink_writes(root, secret, guest, access)
+    finally:
+        swapper.kill()
+        swapper.wait(timeout=10)
+    assert secret.read_bytes() == SECRET, f"the outside file was overwritten after {rounds} writes"
+    assert rounds == HARDLINK_ROUNDS
+    assert admitted > 0 and refused > 0, (admitted, refused)

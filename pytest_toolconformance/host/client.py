@@ -2,22 +2,21 @@
 
 Suites talk to a host only through this client, which talks only through the adapter contract.
 An answer that is not of the contract's shape raises :class:`HostProtocolError` (the host's bug,
-reported as *errored*); a rule that does not hold raises :class:`ConformanceFailure`.
+reported as *errored*); a refusal of input raises :class:`HostRefusal` where the caller wants an
+answer; a rule that does not hold raises :class:`ConformanceFailure`. A method the host answers
+``unsupported`` without declaring a capability that covers it skips the test, naming the capability.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Literal
 
 import pytest
 
-from pytest_toolconformance.host.contract import JSON
-
-
-class HostProtocolError(Exception):
-    """The host answered something the adapter contract does not allow."""
+from pytest_toolconformance.host.contract import BY_NAME, JSON
+from pytest_toolconformance.host.errors import HostProtocolError, HostRefusal
 
 
 class ConformanceFailure(AssertionError):
@@ -49,49 +48,42 @@ def _answer(method: str, value: Any) -> Any:
     return value
 
 
-class HostError(Exception):
-    """The host refused input with a structured error (kind, message, rule)."""
-
-    def __init__(self, method: str, err: Mapping[str, Any]) -> None:
-        self.kind = err.get("kind")
-        self.rule = err.get("rule")
-        self.message = err.get("message")
-        self.error = dict(err)
-        super().__init__(f"{method}: {self.kind}: {self.message}")
-
-
 class Session:
-    """One session of the host under test."""
+    """One session of the host under test: the session-scoped contract methods with its id."""
 
     def __init__(self, client: HostClient, session_id: str, spec: JSON) -> None:
         self.client = client
         self.id = session_id
         self.spec = spec
 
+    def ask(self, method: str, *args: Any, refusal: Literal["raise", "return"] = "raise") -> JSON:
+        """:meth:`HostClient.ask` for this session."""
+        return self.client.ask(method, self.id, *args, refusal=refusal)
+
     def compose(self) -> JSON:
-        return self.client._ok("compose", self.client.adapter.compose(self.id))
+        return self.ask("compose")
 
     def call(self, tool: str, arguments: Any = None, call_id: str | None = None) -> JSON:
-        return self.client._ok("call", self.client.adapter.call(self.id, tool, {} if arguments is None else arguments, call_id))
+        return self.ask("call", tool, {} if arguments is None else arguments, call_id)
 
     def queue_call(self, tool: str, arguments: Any) -> str:
-        return str(self.client._ok("queue_call", self.client.adapter.queue_call(self.id, tool, arguments))["ticket"])
+        return str(self.ask("queue_call", tool, arguments)["ticket"])
 
     def run_queued(self) -> list[JSON]:
-        return list(self.client._ok("run_queued", self.client.adapter.run_queued(self.id))["outcomes"])
+        return list(self.ask("run_queued")["outcomes"])
 
     def access(self) -> JSON:
-        return self.client._ok("current_access", self.client.adapter.current_access(self.id))
+        return self.ask("current_access")
 
     def identity(self) -> JSON:
-        return self.client._ok("current_identity", self.client.adapter.current_identity(self.id))
+        return self.ask("current_identity")
 
     def delegate(self, *, read_only: bool = True, requested: JSON | None = None) -> Session:
-        answer = self.client._ok("delegate", self.client.adapter.delegate(self.id, {"readOnly": read_only, "requested": requested or {}}))
+        answer = self.ask("delegate", {"readOnly": read_only, "requested": requested or {}})
         return Session(self.client, str(answer["session"]), {"parent": self.id})
 
     def sandbox(self, op: JSON) -> JSON:
-        return self.client._raw("sandbox", self.client.adapter.sandbox(self.id, op))
+        return self.ask("sandbox", op, refusal="return")
 
     def tool_names(self) -> list[str]:
         return [t["name"] for t in self.compose()["tools"]]
@@ -123,13 +115,28 @@ class HostClient:
         if missing:
             pytest.skip(f"host {self.info.get('name')!r} does not declare capability {', '.join(missing)}")
 
+    def ask(self, method: str, *args: Any, refusal: Literal["raise", "return"] = "raise") -> JSON:
+        """Ask the adapter the contract method ``method`` and check the answer. ``refusal``: "raise"
+        a :class:`HostRefusal` for an ``{"error": ...}`` answer, or "return" it."""
+        if method not in BY_NAME:
+            raise ValueError(f"{method!r} is not a method of the adapter contract")
+        value = getattr(self.adapter, method)(*args)
+        return self._raw(method, value) if refusal == "return" else self._ok(method, value)
+
     def _raw(self, method: str, value: Any) -> JSON:
-        return dict(_answer(method, value))
+        answer = dict(_answer(method, value))
+        error = answer.get("error")
+        if isinstance(error, Mapping) and error.get("kind") == "unsupported" and method in BY_NAME:
+            declared = BY_NAME[method]
+            if not declared.allowed(self.capabilities):
+                pytest.skip(f"host {self.info.get('name')!r} does not declare {declared.needs_text()} "
+                            f"(it answered {method} unsupported)")
+        return answer
 
     def _ok(self, method: str, value: Any) -> JSON:
         answer = self._raw(method, value)
         if "error" in answer:
-            raise HostError(method, answer["error"])
+            raise HostRefusal(method, answer["error"])
         return answer
 
     def reset(self) -> None:
@@ -137,19 +144,19 @@ class HostClient:
 
     def install(self, plugin: JSON) -> JSON:
         """Install a scripted plugin; returns the report, or ``{"error": ...}`` when refused whole."""
-        return self._raw("install_plugin", self.adapter.install_plugin(plugin))
+        return self.ask("install_plugin", plugin, refusal="return")
 
     def install_ok(self, plugin: JSON) -> JSON:
-        return self._ok("install_plugin", self.adapter.install_plugin(plugin))
+        return self.ask("install_plugin", plugin)
 
     def set_policy(self, account: str, **changes: Any) -> JSON:
-        return self._ok("set_policy", self.adapter.set_policy(account, changes))
+        return self.ask("set_policy", account, changes)
 
     def open(self, **spec: Any) -> Session:
         """Open a session; keyword names are the session spec's fields (``identity``, ``mode`` ...)."""
         spec.setdefault("identity", {"userId": "user-1"})
-        answer = self._ok("open_session", self.adapter.open_session(spec))
+        answer = self.ask("open_session", spec)
         return Session(self, str(answer["session"]), spec)
 
     def open_raw(self, spec: JSON) -> JSON:
-        return self._raw("open_session", self.adapter.open_session(spec))
+        return self.ask("open_session", spec, refusal="return")

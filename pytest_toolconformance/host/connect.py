@@ -1,4 +1,8 @@
-"""Turning ``--toolconformance-host=SPEC`` into an adapter, with one-line usage errors."""
+"""Turning ``--toolconformance-host=SPEC`` into an adapter, with one-line usage errors.
+
+:func:`configured_adapter` is the one way the kit gets the adapter of a run: built once from the
+spec, kept in ``config.stash``, closed when the run ends.
+"""
 
 from __future__ import annotations
 
@@ -8,15 +12,35 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+import pytest
+
+from pytest_toolconformance.host.contract import ADAPTER_METHODS, HostAdapter
+from pytest_toolconformance.host.errors import HostSpecError
+
+try:
+    from pytest_toolconformance.host.wire.client import WireHostAdapter
+except ImportError as exc:  # the wire client needs a POSIX system (process groups, poll on pipes)
+    WireHostAdapter = None  # type: ignore[assignment,misc]
+    _WIRE_UNAVAILABLE = str(exc)
+
 DEFAULT_HOST = "pytest_toolconformance.host.inprocess:factory"
-ADAPTER_METHODS = (
-    "info", "reset", "install_plugin", "set_policy", "open_session", "compose", "call", "queue_call",
-    "run_queued", "current_access", "current_identity", "delegate", "sandbox", "close",
-)
+#: Where a run keeps its adapter.
+ADAPTER_KEY = pytest.StashKey[HostAdapter]()
 
 
-class HostSpecError(Exception):
-    """A ``--toolconformance-host`` value that cannot give an adapter; the message is one line."""
+def configured_adapter(config: pytest.Config, spec: str, *, timeout: float,
+                       search_paths: Sequence[Path] = ()) -> HostAdapter:
+    """The run's adapter: the one in ``config.stash``, or built from ``spec`` now, stashed, and
+    closed at the end of the run. A spec that gives no adapter is a :class:`pytest.UsageError`."""
+    adapter = config.stash.get(ADAPTER_KEY, None)
+    if adapter is None:
+        try:
+            adapter = load_host(spec, search_paths=[config.rootpath, *search_paths], timeout=timeout)
+        except HostSpecError as exc:
+            raise pytest.UsageError(str(exc)) from None
+        config.stash[ADAPTER_KEY] = adapter
+        config.add_cleanup(adapter.close)
+    return adapter
 
 
 def load_host(spec: str, *, search_paths: Sequence[Path] = (), timeout: float = 10.0) -> Any:
@@ -26,13 +50,11 @@ def load_host(spec: str, *, search_paths: Sequence[Path] = (), timeout: float = 
         command = spec[len("exec:"):].strip()
         if not command:
             raise HostSpecError("--toolconformance-host=exec: needs a command, e.g. exec:python -m reference_host.wire")
-        try:
-            from pytest_toolconformance.host.wire.client import WireHostAdapter
-        except ImportError:
+        if WireHostAdapter is None:
             raise HostSpecError(
-                f"--toolconformance-host={spec!r}: hosts over the wire protocol are not supported yet "
-                "in this version; use a module:factory Python adapter"
-            ) from None
+                f"--toolconformance-host={spec!r}: this platform ({sys.platform}) cannot run a wire host: "
+                f"{_WIRE_UNAVAILABLE}; use a module:factory Python adapter"
+            )
         return WireHostAdapter(command, timeout=timeout)
     module_name, sep, attr = spec.partition(":")
     if not sep or not module_name or not attr:

@@ -11,8 +11,6 @@ from typing import Any
 
 from pytest_toolconformance.host.contract import CAPABILITIES, JSON
 from reference_host.facade import JsonHost
-from reference_host.facade import as_error as _as_error  # noqa: F401 - kept for adapters written against it
-from reference_host.facade import error_kind as _kind  # noqa: F401
 
 
 class ReferenceHostAdapter(JsonHost):
@@ -28,6 +26,12 @@ class ReferenceHostAdapter(JsonHost):
         return answer
 
 
+def reference_adapter() -> ReferenceHostAdapter:
+    """A fresh adapter over a fresh reference host: for wrappers that support part of the contract
+    and hand the rest over, and for differential tests."""
+    return ReferenceHostAdapter()
+
+
 def factory() -> ReferenceHostAdapter:
     """``--toolconformance-host=pytest_toolconformance.host.inprocess:factory`` (the default)."""
-    return ReferenceHostAdapter()
+    return reference_adapter()

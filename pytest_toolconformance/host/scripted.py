@@ -1,8 +1,10 @@
-"""Builders for scripted plugins: test plugins described as data (see docs/adapter-contract.md).
+"""Builders for scripted plugins: test plugins described as data (docs/adapter-contract.md).
 
-A scripted tool's ``handler`` is a list of steps the host's interpreter runs in order:
-``text``, ``details``, ``echo``, ``mutate``, ``throw``, ``throw_transport``, ``sleep``, ``hang``,
-``identity``, ``access``, ``account``, ``policy``, ``transport_probe``, ``raw``, ``image``.
+This module writes the documents and checks them against ``scripted-plugin.schema.json``; a host
+interprets them (the reference host's interpreter is :mod:`reference_host.scripted`). What a
+document leaves out is the format's default, applied by the host that reads it (a tool's label is
+its name, its description ``"Scripted tool NAME."``), so the builders write only what they are given
+and never a second copy of those defaults.
 """
 
 from __future__ import annotations
@@ -35,15 +37,16 @@ def tool(
     label: str | None = None,
     **options: Any,
 ) -> JSON:
-    """A scripted tool. ``options`` are registration options by their JSON names (``external``,
-    ``ownerUserId``, ``projectId``, ``platform``); leave one out to omit it."""
-    spec: JSON = {
-        "name": name,
-        "label": label or name,
-        "description": description if description is not None else f"Scripted tool {name}.",
-        "parameters": parameters if parameters is not None else flat_schema(),
-        "handler": handler if handler is not None else [{"op": "text", "text": f"{name} ran"}],
-    }
+    """A scripted tool. ``label`` and ``description`` left out take the format's defaults.
+    ``options`` are registration options by their JSON names (``external``, ``ownerUserId``,
+    ``projectId``, ``platform``); leave one out to omit it."""
+    spec: JSON = {"name": name}
+    if label is not None:
+        spec["label"] = label
+    if description is not None:
+        spec["description"] = description
+    spec["parameters"] = parameters if parameters is not None else flat_schema()
+    spec["handler"] = handler if handler is not None else [{"op": "text", "text": f"{name} ran"}]
     if options:
         spec["options"] = options
     return spec

@@ -284,6 +284,9 @@ def load_and_install(index: int, spec: str, path: Path, timeout: float) -> Plugi
         put.error = f"could not load plugin {spec}: {type(exc).__name__}: {exc}"
         return put
     put.loaded, put.name, put.kind = loaded, loaded.name, loaded.kind
+    if loaded.kind == "node":
+        # Each call runs in a folder under the plugin's workdir: the only place it may write.
+        loaded.plugin.writable.append(str(put.workdir))
     # The node side has its own per-request timeout with a better message; the host's is a backstop.
     slack = 2.0 if loaded.kind == "node" else 0.0
     # A JS load is import + register + pi's startup, each bounded by the node loader.

@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 
 from pytest_toolconformance import __version__
+from pytest_toolconformance._proc import confinement_summary
 from pytest_toolconformance.options import Settings
 from pytest_toolconformance.report.deviations import Deviations, DeviationsError, load_deviations
 from pytest_toolconformance.report.html import catalog_href, render_html
@@ -141,6 +142,7 @@ class ReportingPlugin:
             "python": platform.python_version(),
             "workers": workers if isinstance(workers, int) else 0,
             "args": [str(a) for a in self.config.invocation_params.args],
+            **({"sandbox": confinement_summary()} if self.settings.plugins else {}),
         }
 
     def _write(self, report: dict[str, Any], path: Path) -> None:

@@ -33,6 +33,9 @@ def render_markdown(report: Mapping[str, Any], catalog_href: str = "docs/rules.m
     ]
     if host.get("error"):
         lines += ["", f"> host did not describe itself: {_cell(host['error'])}"]
+    sandbox = report["run"].get("sandbox")
+    if sandbox:
+        lines += ["", f"Plugin sandbox: network: {sandbox['network']}; filesystem: {sandbox['filesystem']}"]
     stale = report["deviations"]["stale"]
     if stale:
         lines += ["", "### Stale deviations (fail the run)", ""] + [f"- {_cell(s['message'], 500)}" for s in stale]

@@ -15,30 +15,26 @@ from __future__ import annotations
 
 import json
 import os
-import select
 import shlex
 import shutil
-import signal
 import subprocess
 import sys
-import tempfile
 import time
 import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import IO, Any, NoReturn
+from typing import Any, NoReturn
 
-from pytest_toolconformance import __version__
-from pytest_toolconformance.host.connect import HostSpecError
-from pytest_toolconformance.host.contract import CAPABILITIES, JSON
+from pytest_toolconformance import __version__, _proc
+from pytest_toolconformance.host.contract import BY_NAME, CAPABILITIES, JSON, WIRE_METHODS, Method, fill_in
+from pytest_toolconformance.host.errors import HostSpecError
 from pytest_toolconformance.host.wire import protocol
 from pytest_toolconformance.host.wire.errors import WireHostUnusable, WireProtocolError
 
 if sys.platform == "win32":  # pragma: no cover - hosts run in POSIX process groups, read with select on pipes
     raise ImportError("the wire client needs a POSIX system")
 
-#: A host may write lines up to this long (a large composition is a few MiB at most).
-MAX_LINE = 64 * 1024 * 1024
+MAX_LINE = _proc.MAX_LINE
 _STDERR_TAIL = 4000
 
 
@@ -46,143 +42,33 @@ class WireHostWarning(UserWarning):
     """Something the kit recovered from (a host that exited between requests and was restarted)."""
 
 
-class _Fatal(Exception):
-    """Internal: the process can no longer be trusted (dead, hung, or its stream out of step)."""
-
-    def __init__(self, fault: str, detail: str, line: bytes | None = None) -> None:
-        super().__init__(detail)
-        self.fault = fault
-        self.detail = detail
-        self.line = line
+#: Internal: the process can no longer be trusted (dead, hung, or its stream out of step).
+_Fatal = _proc.ProcessFault
 
 
-class _Process:
-    """One run of the host command, with bounded reads and writes on its pipes."""
+class _Process(_proc.LineProcess):
+    """One run of the host command (the kit's one supervisor), numbering its requests."""
 
     def __init__(self, argv: Sequence[str], cwd: str | None, env: Mapping[str, str] | None) -> None:
-        self.stderr_file: IO[bytes] = tempfile.TemporaryFile(prefix="toolconformance-wire-stderr-")
-        try:
-            # A session of its own, so a hung host is killed with any children it started.
-            self.popen = subprocess.Popen(
-                list(argv), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.stderr_file,
-                cwd=cwd, env=dict(env) if env is not None else None, bufsize=0, start_new_session=True,
-            )
-        except BaseException:
-            self.stderr_file.close()
-            raise
-        assert self.popen.stdin is not None and self.popen.stdout is not None
-        self.in_fd = self.popen.stdin.fileno()
-        self.out_fd = self.popen.stdout.fileno()
-        os.set_blocking(self.in_fd, False)
-        # poll, not select: no limit on descriptor numbers in a long run with many open files.
-        self._readable = select.poll()
-        self._readable.register(self.out_fd, select.POLLIN)
-        self._writable = select.poll()
-        self._writable.register(self.in_fd, select.POLLOUT)
-        self.buffer = bytearray()
+        # A session of its own, so a hung host is killed with any children it started.
+        super().__init__(argv, cwd=cwd, env=env, stderr_limit=_STDERR_TAIL, name="wire-host")
         self.next_seq = 0
 
-    @property
-    def pid(self) -> int:
-        return self.popen.pid
-
-    def alive(self) -> bool:
-        return self.popen.poll() is None
-
-    def write(self, data: bytes, deadline: float) -> None:
-        view = memoryview(data)
-        while view:
-            try:
-                written = os.write(self.in_fd, view)
-            except BlockingIOError:
-                written = 0
-            except (BrokenPipeError, OSError) as exc:
-                raise _Fatal("exited", f"its stdin is closed ({exc.strerror or exc}); it has exited "
-                                       f"{self._status_text()}") from None
-            view = view[written:]
-            if view:
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    raise _Fatal("write", "it stopped reading its stdin (the request could not be written in time)")
-                self._writable.poll(left * 1000)
-
-    def readline(self, deadline: float) -> bytes:
-        start = 0
-        while True:
-            newline = self.buffer.find(b"\n", start)
-            if newline >= 0:
-                line = bytes(self.buffer[: newline + 1])
-                del self.buffer[: newline + 1]
-                return line
-            if len(self.buffer) > MAX_LINE:
-                raise _Fatal("too-long", f"no newline in the first {MAX_LINE} bytes", bytes(self.buffer[:400]))
-            start = len(self.buffer)
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise _Fatal("timeout", "")
-            if not self._readable.poll(max(1, int(left * 1000 + 0.5))):
-                if deadline - time.monotonic() <= 0:
-                    raise _Fatal("timeout", "")
-                continue
-            chunk = os.read(self.out_fd, 1 << 16)
-            if not chunk:
-                partial = bytes(self.buffer) if self.buffer else None
-                raise _Fatal("exited", f"it closed its stdout {self._status_text(wait=1.0)}", partial)
-            self.buffer += chunk
-
-    def _status_text(self, wait: float = 0.0) -> str:
-        try:
-            code = self.popen.wait(wait) if wait else self.popen.poll()
-        except subprocess.TimeoutExpired:
-            code = None
-        if code is None:
-            return "(still running)"
-        if code < 0:
-            try:
-                return f"(killed by signal {signal.Signals(-code).name})"
-            except ValueError:
-                return f"(killed by signal {-code})"
-        return f"(exit status {code})"
+    write = _proc.LineProcess.send
+    readline = _proc.LineProcess.read_line
+    _status_text = _proc.LineProcess.status_text
 
     def kill(self) -> None:
-        if self.popen.poll() is None:
-            try:
-                os.killpg(self.popen.pid, signal.SIGKILL)
-            except (ProcessLookupError, PermissionError):
-                self.popen.kill()
-            try:
-                self.popen.wait(5)
-            except subprocess.TimeoutExpired:  # pragma: no cover - SIGKILL is not refused
-                pass
-        self._close_pipes()
-
-    def _close_pipes(self) -> None:
-        for stream in (self.popen.stdin, self.popen.stdout):
-            try:
-                if stream is not None:
-                    stream.close()
-            except OSError:
-                pass
-
-    def stderr_tail(self, limit: int = _STDERR_TAIL) -> str:
-        try:
-            self.stderr_file.flush()
-            size = self.stderr_file.seek(0, os.SEEK_END)
-            self.stderr_file.seek(max(0, size - limit))
-            data = self.stderr_file.read()
-        except (OSError, ValueError):
-            return ""
-        text = data.decode("utf-8", errors="replace")
-        if size > limit:
-            text = "..." + text[text.find("\n") + 1:] if "\n" in text else "..." + text
-        return text
+        self.close()
 
     def dispose(self) -> None:
-        self.kill()
-        try:
-            self.stderr_file.close()
-        except OSError:
-            pass
+        self.close()
+
+    def stderr_tail(self) -> str:
+        text = self.tail.text()
+        if self.tail.truncated:
+            text = "..." + text[text.find("\n") + 1:] if "\n" in text else "..." + text
+        return text
 
 
 @dataclass(frozen=True)
@@ -248,7 +134,8 @@ class WireHostAdapter:
         self._to_proc: dict[str, str] = {}
         self._poisoned: WireProtocolError | None = None
 
-    # -- the adapter contract -------------------------------------------------------------------------
+    # -- the adapter contract: info, reset and close here; the other methods are one request each,
+    # -- made from the declaration (see the end of this module) --------------------------------------
     def info(self) -> JSON:
         self._ensure()
         assert self._hello is not None
@@ -270,42 +157,6 @@ class WireHostAdapter:
         if kind == "error":
             self._raise_soft("internal", f"it refused reset ({value.get('kind')}: {value.get('message')}); "
                                          "reset cannot be refused", "reset")
-
-    def install_plugin(self, plugin: JSON) -> JSON:
-        return self._contract("install_plugin", {"plugin": plugin})
-
-    def set_policy(self, account: str, changes: JSON) -> JSON:
-        return self._contract("set_policy", {"account": account, "changes": changes})
-
-    def open_session(self, spec: JSON) -> JSON:
-        return self._contract("open_session", {"spec": spec})
-
-    def compose(self, session: str) -> JSON:
-        return self._contract("compose", {"session": session})
-
-    def call(self, session: str, tool: str, arguments: Any, call_id: str | None = None) -> JSON:
-        params: JSON = {"session": session, "tool": tool, "arguments": arguments}
-        if call_id is not None:
-            params["callId"] = call_id
-        return self._contract("call", params)
-
-    def queue_call(self, session: str, tool: str, arguments: Any) -> JSON:
-        return self._contract("queue_call", {"session": session, "tool": tool, "arguments": arguments})
-
-    def run_queued(self, session: str) -> JSON:
-        return self._contract("run_queued", {"session": session})
-
-    def current_access(self, session: str) -> JSON:
-        return self._contract("current_access", {"session": session})
-
-    def current_identity(self, session: str) -> JSON:
-        return self._contract("current_identity", {"session": session})
-
-    def delegate(self, session: str, request: JSON) -> JSON:
-        return self._contract("delegate", {"session": session, "request": request})
-
-    def sandbox(self, session: str, op: JSON) -> JSON:
-        return self._contract("sandbox", {"session": session, "op": op})
 
     def close(self) -> None:
         proc, self._proc = self._proc, None
@@ -331,14 +182,10 @@ class WireHostAdapter:
         if self._poisoned is not None:
             raise WireHostUnusable(self._poisoned)
         proc = self._ensure(unusable=True)
-        if not protocol.allowed(method, self._capabilities):
+        declared = BY_NAME[method]
+        if not declared.allowed(self._capabilities):
             # Never sent: the host did not declare a capability that covers it.
-            return {"error": {
-                "kind": "unsupported",
-                "message": f"host {self._hello['name'] if self._hello else self.command!r} does not declare "
-                           f"{protocol.needed_capability(method)}, so the kit does not send {method}",
-                "rule": None, "subject": method,
-            }}
+            return declared.unsupported(self._hello["name"] if self._hello else self.command)
         kind, value = self._request(method, params, proc)
         if method in protocol.SESSION_RESULT_METHODS and kind == "result":
             value = dict(value)
@@ -383,10 +230,10 @@ class WireHostAdapter:
             proc.write(line, deadline)
             raw = proc.readline(deadline)
         except _Fatal as exc:
-            if exc.fault == "timeout":
+            if exc.kind == "timeout":
                 wait = self.startup_timeout if method == "hello" else self.timeout
                 exc.detail = f"no answer within {wait:g} s (--toolconformance-timeout); the kit killed it (pid {proc.pid})"
-            self._fatal(proc, exc.fault, exc.detail, method, seq, exc.line)
+            self._fatal(proc, exc.kind, exc.detail, method, seq, exc.line)
         if self.transcript is not None:
             self.transcript.append(("host", raw))
         try:
@@ -538,6 +385,17 @@ class WireHostAdapter:
             if entry.session is not None:
                 to_proc[entry.session] = value["session"]
         self._to_proc = to_proc
+
+
+def _request_for(method: Method) -> Any:
+    def request(self: WireHostAdapter, *args: Any, **kwargs: Any) -> JSON:
+        __tracebackhide__ = True
+        return self._contract(method.name, method.wire_params(args, kwargs))
+
+    return request
+
+
+fill_in(WireHostAdapter, _request_for, WIRE_METHODS)
 
 
 __all__ = ["WireHostAdapter", "WireHostUnusable", "WireHostWarning", "WireProtocolError"]

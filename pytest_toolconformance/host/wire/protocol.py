@@ -19,7 +19,7 @@ from urllib.parse import urljoin
 import jsonschema
 from referencing import Registry, Resource
 
-from pytest_toolconformance.host.contract import CAPABILITIES, ERROR_KINDS
+from pytest_toolconformance.host.contract import BY_NAME, ERROR_KINDS, WIRE_METHODS
 
 #: The protocol version this kit speaks. A host answers the hello with the version it will speak;
 #: a host that cannot speak this one is reported, never guessed at.
@@ -28,40 +28,19 @@ PROTOCOL_VERSION = 1
 SCHEMAS_DIR = Path(__file__).with_name("schemas")
 
 #: Requests that mirror the adapter contract, in contract order; ``hello`` and ``stop`` frame them.
-CONTRACT_METHODS: tuple[str, ...] = (
-    "reset", "install_plugin", "set_policy", "open_session", "compose", "call", "queue_call", "run_queued",
-    "current_access", "current_identity", "delegate", "sandbox",
-)
+CONTRACT_METHODS: tuple[str, ...] = tuple(m.name for m in WIRE_METHODS)
 METHODS: tuple[str, ...] = ("hello", *CONTRACT_METHODS, "stop")
 
-_SESSIONS = frozenset(CAPABILITIES) - {"registration"}
-
 #: Which declared capabilities let the kit send a method: any one of them will do. A method missing
-#: here (hello, reset, stop) is always sent. Sessions, policies and the live access/identity reads
-#: serve every session capability (a "deferral" check opens a session and composes it), so they are
-#: covered by any capability but "registration"; the rest follow the capability that names them.
-METHOD_CAPABILITIES: dict[str, frozenset[str]] = {
-    "install_plugin": frozenset({"registration"}),
-    "set_policy": _SESSIONS,
-    "open_session": _SESSIONS,
-    "current_access": _SESSIONS,
-    "current_identity": _SESSIONS,
-    "compose": frozenset({"composition", "scoping", "deferral", "diagnostics", "plan-mode"}),
-    "call": frozenset({"calls", "hooks", "plan-mode", "deferral", "scoping", "file-tools", "bash", "policy"}),
-    "queue_call": frozenset({"mutation-queue"}),
-    "run_queued": frozenset({"mutation-queue"}),
-    "delegate": frozenset({"delegation"}),
-    "sandbox": frozenset({"sandbox", "plan-file", "paired-executor", "file-tools"}),
-}
+#: here (hello, reset, stop) is always sent (the declaration: :class:`~..contract.HostAdapter`).
+METHOD_CAPABILITIES: dict[str, frozenset[str]] = {m.name: m.needs for m in WIRE_METHODS if m.needs}
 
 #: Requests that build host state and are replayed, in order, into a restarted host. The pure
 #: reads (compose, current_access, current_identity) are not; reset empties the log.
-STATE_METHODS = frozenset({
-    "install_plugin", "set_policy", "open_session", "call", "queue_call", "run_queued", "delegate", "sandbox",
-})
+STATE_METHODS = frozenset(m.name for m in WIRE_METHODS if m.builds_state)
 
 #: Methods whose result names a new session (mapped across a restart).
-SESSION_RESULT_METHODS = frozenset({"open_session", "delegate"})
+SESSION_RESULT_METHODS = frozenset(m.name for m in WIRE_METHODS if m.new_session)
 
 #: Error kinds a contract method returns to the suites as ``{"error": ...}``; the wire-only kinds
 #: ``bad-request`` and ``internal`` are protocol faults.
@@ -120,17 +99,8 @@ def first_problem(name: str, part: str, instance: Any) -> str | None:
 
 
 def allowed(method: str, capabilities: frozenset[str]) -> bool:
-    """Whether a host declaring ``capabilities`` may be sent ``method``."""
-    needs = METHOD_CAPABILITIES.get(method)
-    return needs is None or bool(needs & capabilities)
-
-
-def needed_capability(method: str) -> str:
-    """The capability names that cover ``method``, for an ``unsupported`` message."""
-    needs = METHOD_CAPABILITIES.get(method) or frozenset()
-    if needs == _SESSIONS:
-        return "any capability but registration"
-    return " or ".join(sorted(needs))
+    """Whether a host declaring ``capabilities`` may be sent ``method`` (hello and stop always)."""
+    return method not in BY_NAME or BY_NAME[method].allowed(capabilities)
 
 
 def encode(message: Mapping[str, Any]) -> bytes:

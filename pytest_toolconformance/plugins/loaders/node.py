@@ -30,15 +30,16 @@ import os
 import queue
 import secrets
 import shutil
-import signal
 import subprocess
+import tempfile
 import threading
 import time
 import weakref
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from pytest_toolconformance import _proc
 from reference_host import define_tool, mark_transport_failure
 from reference_host.errors import PluginLoadError, RegistrationError
 
@@ -101,29 +102,33 @@ class PluginExitError(PluginLoadError):
         super().__init__(message, subject=subject)
 
 
-class _Tail:
-    """The last few KB a process wrote to stderr (and any stray stdout), thread-safe."""
+class _Messages:
+    """The bridge's protocol messages, read from its stdout by a deadline (``get`` as on a queue).
 
-    def __init__(self, limit: int = STDERR_TAIL_BYTES) -> None:
-        self._limit = limit
-        self._data = bytearray()
-        self._lock = threading.Lock()
+    Unmarked lines are plugin noise and go to the stderr tail; ``_EOF`` means stdout closed.
+    """
 
-    def add(self, chunk: bytes) -> None:
-        with self._lock:
-            self._data += chunk
-            if len(self._data) > self._limit:
-                del self._data[: len(self._data) - self._limit]
+    def __init__(self, line_process: _proc.LineProcess, mark: bytes) -> None:
+        self._process = line_process
+        self._mark = mark
+        self._closed = False
 
-    def text(self) -> str:
-        with self._lock:
-            return self._data.decode("utf-8", "replace")
-
-
-def _read_stdout(stream: Any, mark: bytes, messages: queue.SimpleQueue[Any], tail: _Tail) -> None:
-    try:
-        for raw in iter(stream.readline, b""):
-            at = raw.find(mark)
+    def get(self, timeout: float) -> Any:
+        if self._closed:
+            return _EOF
+        deadline = time.monotonic() + timeout
+        tail = self._process.tail
+        while True:
+            try:
+                raw = self._process.read_line(deadline)
+            except _proc.ProcessFault as fault:
+                if fault.kind == "timeout":
+                    raise queue.Empty from None
+                if fault.line:
+                    tail.add(b"[stdout] " + fault.line[:400] + b"\n")
+                self._closed = True
+                return _EOF
+            at = raw.find(self._mark)
             if at < 0:
                 tail.add(b"[stdout] " + raw)
                 continue
@@ -131,74 +136,24 @@ def _read_stdout(stream: Any, mark: bytes, messages: queue.SimpleQueue[Any], tai
                 # A raw write without a newline glued itself in front of a protocol line.
                 tail.add(b"[stdout] " + raw[:at] + b"\n")
             try:
-                messages.put(json.loads(raw[at + len(mark) :]))
+                return json.loads(raw[at + len(self._mark) :])
             except ValueError:
                 tail.add(b"[bridge] unreadable protocol line: " + raw[:200] + b"\n")
-    except (OSError, ValueError):
-        pass
-    finally:
-        messages.put(_EOF)
-        try:
-            stream.close()
-        except OSError:
-            pass
-
-
-def _read_stderr(stream: Any, tail: _Tail) -> None:
-    try:
-        while chunk := stream.read1(65536):
-            tail.add(chunk)
-    except (OSError, ValueError):
-        pass
-    finally:
-        try:
-            stream.close()
-        except OSError:
-            pass
-
-
-def _terminate(popen: subprocess.Popen[bytes], ctx_w: int | None, grace: float) -> None:
-    """End a bridge process: close stdin and wait a little, then kill its whole process group."""
-    if ctx_w is not None:
-        try:
-            os.close(ctx_w)
-        except OSError:
-            pass
-    if popen.poll() is None and grace > 0:
-        try:
-            if popen.stdin is not None:
-                popen.stdin.close()
-            popen.wait(grace)
-        except (OSError, ValueError, subprocess.TimeoutExpired):
-            pass
-    if popen.poll() is None or _POSIX:
-        # The group also holds anything the plugin spawned.
-        try:
-            if _POSIX:
-                os.killpg(popen.pid, signal.SIGKILL)
-            else:
-                popen.kill()
-        except (ProcessLookupError, PermissionError, OSError):
-            pass
-    try:
-        popen.wait(5)
-    except subprocess.TimeoutExpired:
-        pass
-    if popen.stdin is not None:
-        try:
-            popen.stdin.close()
-        except (OSError, ValueError):
-            pass
 
 
 class _NodeProcess:
-    """One running bridge: the Popen, its reader threads and its output tail."""
+    """One running bridge: the kit's line supervisor, confined to a workspace of its own."""
 
-    def __init__(self, node: str, cwd: str | None, host_call_pipe: bool) -> None:
+    def __init__(self, node: str, cwd: str | None, host_call_pipe: bool, writable: list[str]) -> None:
         nonce = secrets.token_hex(8)
         mark = f"\x1etcb:{nonce}@"
         self.mark = mark.encode("ascii")
-        env = dict(os.environ, TOOLCONF_BRIDGE_MARK=mark)
+        # HOME and TMPDIR of the plugin: the one place (with ``writable``) it may write.
+        self.workspace = tempfile.mkdtemp(prefix="toolconformance-node-")
+        home, tmp = os.path.join(self.workspace, "home"), os.path.join(self.workspace, "tmp")
+        os.mkdir(home)
+        os.mkdir(tmp)
+        env = {"TOOLCONF_BRIDGE_MARK": mark}
         ctx_r: int | None = None
         self.ctx_w: int | None = None
         pass_fds: tuple[int, ...] = ()
@@ -206,55 +161,34 @@ class _NodeProcess:
             ctx_r, self.ctx_w = os.pipe()
             env["TOOLCONF_CTX_FD"] = str(ctx_r)
             pass_fds = (ctx_r,)
+        sandbox = _proc.Sandbox([self.workspace, *writable], home=home, tmp=tmp, env=env)
         try:
-            self.popen = subprocess.Popen(
-                [node, str(BRIDGE)],
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                env=env,
-                cwd=cwd,
-                pass_fds=pass_fds,
-                start_new_session=_POSIX,
+            self.process = _proc.LineProcess(
+                [node, str(BRIDGE)], cwd=cwd, pass_fds=pass_fds, sandbox=sandbox,
+                stderr_limit=STDERR_TAIL_BYTES, name="node",
             )
         except OSError:
             if self.ctx_w is not None:
                 os.close(self.ctx_w)
+            shutil.rmtree(self.workspace, ignore_errors=True)
             raise
         finally:
             if ctx_r is not None:
                 os.close(ctx_r)
-        self.messages: queue.SimpleQueue[Any] = queue.SimpleQueue()
-        self.tail = _Tail()
-        self._stdout_thread = threading.Thread(
-            target=_read_stdout,
-            args=(self.popen.stdout, self.mark, self.messages, self.tail),
-            name=f"toolconformance-node-{self.popen.pid}-stdout",
-            daemon=True,
-        )
-        self._stderr_thread = threading.Thread(
-            target=_read_stderr,
-            args=(self.popen.stderr, self.tail),
-            name=f"toolconformance-node-{self.popen.pid}-stderr",
-            daemon=True,
-        )
-        self._stdout_thread.start()
-        self._stderr_thread.start()
-        # Runs at interpreter exit too, so no bridge outlives the test run.
-        self._finalizer = weakref.finalize(self, _terminate, self.popen, self.ctx_w, 0.5)
+        self.popen = self.process.popen
+        self.tail = self.process.tail
+        self.messages = _Messages(self.process, self.mark)
+        self._finalizer = weakref.finalize(self, _release, self.ctx_w, self.workspace)
 
     @property
     def pid(self) -> int:
-        return self.popen.pid
+        return self.process.pid
 
     def alive(self) -> bool:
-        return self.popen.poll() is None
+        return self.process.alive()
 
     def send(self, data: bytes) -> None:
-        stdin = self.popen.stdin
-        assert stdin is not None
-        stdin.write(data)
-        stdin.flush()
+        self.process.send(data, time.monotonic() + 5.0)
 
     def reply(self, payload: Mapping[str, Any]) -> None:
         if self.ctx_w is None:
@@ -268,15 +202,32 @@ class _NodeProcess:
             pass  # node is gone; its EOF reaches the waiting request
 
     def stop(self, grace: float) -> None:
+        """End the bridge and everything the plugin started, then drop its workspace."""
+        ctx_w, self.ctx_w = self.ctx_w, None
+        if ctx_w is not None:
+            try:
+                os.close(ctx_w)
+            except OSError:
+                pass
+        self.process.close(grace)
         self._finalizer.detach()
-        _terminate(self.popen, self.ctx_w, grace)
-        self.ctx_w = None
-        self.drain()
+        shutil.rmtree(self.workspace, ignore_errors=True)
+
+    def kill(self) -> None:
+        """End the whole process tree now, from any thread (the request waiting on it sees EOF)."""
+        self.process.close(0)
 
     def drain(self) -> None:
-        """Wait briefly for the reader threads so the tail holds the process's last words."""
-        self._stdout_thread.join(1.0)
-        self._stderr_thread.join(1.0)
+        """The stderr tail is complete once the process is gone; nothing to wait for here."""
+
+
+def _release(ctx_w: int | None, workspace: str) -> None:
+    if ctx_w is not None:
+        try:
+            os.close(ctx_w)
+        except OSError:
+            pass
+    shutil.rmtree(workspace, ignore_errors=True)
 
 
 def _jsonable(value: Any) -> Any:
@@ -339,6 +290,7 @@ class NodePlugin:
         cwd: str | os.PathLike[str] | None = None,
         sync_host_calls: bool = True,
         import_timeout: float | None = None,
+        writable: Sequence[str | os.PathLike[str]] = (),
     ) -> None:
         """``entry``: the plugin's JS/TS entry file. ``timeout``: seconds per request (register, call).
 
@@ -350,6 +302,8 @@ class NodePlugin:
         ``cwd``: where node starts and where calls without a cwd run (default: ours).
         ``sync_host_calls=False`` (always the case off POSIX) answers ``current*()`` during register
         from the mirror and hands registrations to the ctx after the fact instead of at once.
+        ``writable``: folders the plugin may write besides its own temporary HOME/TMPDIR and ``cwd``
+        (where namespaces work the rest of the file system is read-only to it; see docs/access-model.md).
         """
         self.entry = Path(entry).resolve()
         self.name = name or entry_name(self.entry)
@@ -358,6 +312,7 @@ class NodePlugin:
         self.import_timeout = float(import_timeout) if import_timeout is not None else max(30.0, 6 * self.timeout)
         self.node = node
         self.cwd = os.fspath(cwd) if cwd is not None else None
+        self.writable: list[str] = [os.fspath(p) for p in writable] + ([self.cwd] if self.cwd else [])
         self.kind = "ts" if self.entry.suffix in TS_SUFFIXES else "esm"
         self.sync_host_calls = sync_host_calls and _POSIX
         self.last_network_attempts: list[str] = []
@@ -483,7 +438,12 @@ class NodePlugin:
         return proc.tail.text() if proc is not None else ""
 
     def close(self) -> None:
-        """End the node process (a later call starts it again)."""
+        """End the node process and everything it started (a later call starts it again)."""
+        # First without the lock: a call in flight on another thread (a run stopped by Ctrl-C while
+        # the host's worker waits on node) holds it; killing the tree ends that wait at once.
+        proc = self._proc
+        if proc is not None:
+            proc.kill()
         with self._lock:
             self._stop(grace=1.0)
 
@@ -508,7 +468,7 @@ class NodePlugin:
     def _spawn(self) -> None:
         node = self._node_binary()
         try:
-            proc = _NodeProcess(node, self.cwd, self.sync_host_calls)
+            proc = _NodeProcess(node, self.cwd, self.sync_host_calls, self.writable)
         except OSError as exc:
             raise PluginLoadError(
                 f"JS plugin {self.entry}: could not start {node!r} ({exc}); check the Node.js install",
@@ -643,8 +603,8 @@ class NodePlugin:
             raise _EncodeError(f"{what}: cannot send to node: {exc}") from None
         try:
             proc.send(data)
-        except (OSError, ValueError):
-            pass  # the process is gone; its EOF is already queued or about to be
+        except _proc.ProcessFault:
+            pass  # the process is gone or stuck; its EOF or the deadline ends the wait below
         try:
             return self._await_answer(proc, message, request_id, what, on_message)
         except (PluginTimeoutError, PluginExitError):
@@ -790,7 +750,8 @@ class NodePlugin:
             text = (
                 f"Could not load {where}: importing it threw {js}. Fix the module's top-level code{_stack_note(stack)}"
             )
-        if tail:
+        # Before the plugin's code ran (a Node too old, no jiti) its stderr holds nothing of its own.
+        if tail and phase not in ("node-version", "jiti-missing"):
             text += f". Node stderr:\n    {_short_tail(tail)}"
         return PluginLoadError(text, subject=str(self.entry))
 

@@ -21,7 +21,8 @@ from typing import Any
 
 import jsonschema
 
-from pytest_toolconformance.host.client import ConformanceFailure, HostClient, HostError, Session
+from pytest_toolconformance.host.client import ConformanceFailure, HostClient, Session
+from pytest_toolconformance.host.errors import HostRefusal
 
 _VAR = re.compile(r"\$\{([A-Za-z0-9_.-]+)\}")
 
@@ -180,7 +181,7 @@ class CaseRunner:
             if do == "install":
                 return self.client.install(step["plugin"])
             if do == "policy":
-                return self.client._raw("set_policy", self.client.adapter.set_policy(step["account"], step["changes"]))
+                return self.client.ask("set_policy", step["account"], step["changes"], refusal="return")
             if do == "open":
                 spec = dict(step.get("spec") or {})
                 spec.setdefault("identity", {"userId": "user-1"})
@@ -196,7 +197,7 @@ class CaseRunner:
             if do == "compose":
                 return session.compose()
             if do == "call":
-                return self.client._raw("call", self.client.adapter.call(session.id, step["tool"], step.get("arguments", {}), step.get("callId")))
+                return session.ask("call", step["tool"], step.get("arguments", {}), step.get("callId"), refusal="return")
             if do == "queue":
                 return {"ticket": session.queue_call(step["tool"], step.get("arguments", {}))}
             if do == "run_queued":
@@ -211,7 +212,7 @@ class CaseRunner:
                 return {"session": child.id}
             if do == "sandbox":
                 return session.sandbox(step["op"])
-        except HostError as exc:
+        except HostRefusal as exc:
             return {"error": exc.error}
         self.fail(index, step, f"a known step kind (got {do!r}; scenario bug)", None)
         return None

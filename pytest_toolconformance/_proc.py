@@ -1,0 +1,517 @@
+"""One bounded JSON-lines child process: start, send a line, read a line by a deadline, keep a
+stderr tail, close with its whole process tree. Used by the Node plugin bridge and by wire hosts.
+
+A plugin under test is untrusted, so :class:`Sandbox` can confine the process tree on Linux:
+``unshare`` gives it a user, network, mount and PID namespace of its own (no network at all, not
+even the host's loopback; every mount read-only but its workspace; everything it starts dies with
+it), all capabilities are dropped before the program runs, and its environment is scrubbed.
+Where the kernel refuses namespaces (or ``TOOLCONFORMANCE_NO_NAMESPACES=1``), the process runs
+in a process group of its own and only the bridge's in-process guard stands between the plugin
+and the network; :func:`confinement_summary` says which is in force, for the report header.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import select
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+import time
+import weakref
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+#: A child may write lines up to this long (a large composition is a few MiB at most).
+MAX_LINE = 64 * 1024 * 1024
+#: Set to 1 to run plugins without namespaces (what a platform without them gets), e.g. to see
+#: what the report says there.
+NO_NAMESPACES_ENV = "TOOLCONFORMANCE_NO_NAMESPACES"
+#: Comma-separated names of environment variables a plugin's process may see (beside the
+#: scrubbed set); ``--toolconformance-pass-env=NAME`` adds to it.
+PASS_ENV_ENV = "TOOLCONFORMANCE_PASS_ENV"
+
+NETWORK_ISOLATED = "isolated"
+NETWORK_GUARD_ONLY = "in-process guard only: child processes and native bindings can reach the network"
+
+_POSIX = os.name == "posix"
+_LINUX = sys.platform.startswith("linux")
+_UNSHARE_FLAGS = ("--net", "--mount", "--pid", "--fork", "--kill-child", "--mount-proc")
+
+# Runs as PID 1 of the new namespaces, before the real program: makes every mount read-only but
+# the writable paths, drops every capability (so nothing inside can undo that or leave the
+# namespaces) and execs argv. Kept to the standard library: it runs with `python -I -S`.
+_INIT = r"""
+import ctypes, os, sys
+libc = ctypes.CDLL(None, use_errno=True)
+class Attr(ctypes.Structure):
+    _fields_ = [("set", ctypes.c_uint64), ("clr", ctypes.c_uint64), ("prop", ctypes.c_uint64), ("ns", ctypes.c_uint64)]
+def setattr_(path, on, off, flags):
+    attr = Attr(on, off, 0, 0)
+    if libc.syscall(442, -100, path.encode(), flags, ctypes.byref(attr), ctypes.sizeof(attr)) != 0:
+        raise OSError(ctypes.get_errno(), "mount_setattr " + path)
+split = sys.argv.index("--")
+writable, argv = sys.argv[1:split], sys.argv[split + 1:]
+try:
+    for path in writable:
+        if libc.mount(path.encode(), path.encode(), None, 4096, None) != 0:  # MS_BIND
+            raise OSError(ctypes.get_errno(), "bind " + path)
+    setattr_("/", 1, 0, 0x8000)  # MOUNT_ATTR_RDONLY, AT_RECURSIVE
+    for path in writable:
+        setattr_(path, 0, 1, 0)
+    for cap in range(64):
+        libc.prctl(24, cap, 0, 0, 0)  # PR_CAPBSET_DROP
+    if libc.prctl(38, 1, 0, 0, 0) != 0:  # PR_SET_NO_NEW_PRIVS
+        raise OSError(ctypes.get_errno(), "no_new_privs")
+except OSError as exc:
+    sys.stderr.write("toolconformance sandbox: %s: %s\n" % (exc.filename or exc.args[-1], os.strerror(exc.errno or 0)))
+    os._exit(125)
+os.execvp(argv[0], argv)
+"""
+
+
+class ProcessFault(Exception):
+    """The process can no longer be trusted: it is gone, hung, or its stream is out of step.
+
+    ``kind``: ``"timeout"`` (no line by the deadline), ``"exited"`` (its stdout closed or its stdin
+    refused a write), ``"write"`` (it stopped reading its stdin), ``"too-long"`` (no newline in
+    :data:`MAX_LINE` bytes). ``line`` holds the partial data, if any.
+    """
+
+    def __init__(self, kind: str, detail: str, line: bytes | None = None) -> None:
+        super().__init__(detail)
+        self.kind = kind
+        self.detail = detail
+        self.line = line
+
+
+@dataclass(frozen=True)
+class Confinement:
+    """What confines a plugin's process tree on this machine."""
+
+    namespaces: tuple[str, ...]  # the unshare flags that work, () when none do
+    reason: str  # why there are none ('' when there are)
+
+    @property
+    def isolated(self) -> bool:
+        return bool(self.namespaces)
+
+    @property
+    def network(self) -> str:
+        return NETWORK_ISOLATED if self.isolated else NETWORK_GUARD_ONLY
+
+    @property
+    def filesystem(self) -> str:
+        if self.isolated:
+            return "read-only outside the plugin's workspace (mount namespace)"
+        return "not confined: the plugin can write wherever the kit's user can"
+
+    @property
+    def processes(self) -> str:
+        if self.isolated:
+            return "PID namespace: everything a plugin starts ends with it"
+        return "process group and tree tracking: a child that leaves both can outlive the plugin"
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "network": self.network,
+            "filesystem": self.filesystem,
+            "processes": self.processes,
+            "environment": "scrubbed (PATH, a temporary HOME and TMPDIR, C.UTF-8 locale) plus "
+            f"{PASS_ENV_ENV} / --toolconformance-pass-env",
+            "applies_to": "JS/TS plugins (a node process each); a Python plugin runs inside the kit's own "
+            "process, behind the in-process guard only",
+            "namespaces": bool(self.namespaces),
+            "reason": self.reason,
+        }
+
+
+def _probe_argv() -> list[str] | None:
+    unshare = shutil.which("unshare")
+    if unshare is None:
+        return None
+    return [unshare, "--user", "--map-root-user", *_UNSHARE_FLAGS]
+
+
+@functools.cache
+def _probe(disabled: bool) -> Confinement:
+    if disabled:
+        return Confinement((), f"{NO_NAMESPACES_ENV} is set")
+    if not _LINUX:
+        return Confinement((), f"no namespaces on {sys.platform}")
+    argv = _probe_argv()
+    if argv is None:
+        return Confinement((), "no unshare on PATH (util-linux)")
+    init = [sys.executable, "-I", "-S", "-c", _INIT, "--", "true"]
+    try:
+        done = subprocess.run(argv + init, capture_output=True, timeout=10, stdin=subprocess.DEVNULL)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return Confinement((), f"unshare failed ({exc})")
+    if done.returncode != 0:
+        why = done.stderr.decode("utf-8", "replace").strip().splitlines()
+        return Confinement((), f"the kernel refused namespaces ({why[-1] if why else done.returncode})")
+    return Confinement(tuple(argv[1:]), "")
+
+
+def confinement() -> Confinement:
+    """What confines plugin processes here (probed once per value of the opt-out variable)."""
+    return _probe(os.environ.get(NO_NAMESPACES_ENV, "").strip() not in ("", "0"))
+
+
+def confinement_summary() -> dict[str, Any]:
+    """For the report header and JSON: ``network``, ``filesystem``, ``processes``, ``environment``."""
+    return confinement().as_dict()
+
+
+def confinement_header() -> list[str]:
+    """The report header lines that say how plugins are confined."""
+    summary = confinement_summary()
+    lines = [f"toolconformance plugin sandbox (JS/TS plugins): network: {summary['network']}",
+             f"toolconformance plugin sandbox: filesystem: {summary['filesystem']}",
+             f"toolconformance plugin sandbox: processes: {summary['processes']}",
+             "toolconformance plugin sandbox: Python plugins run in the kit's process: in-process guard only"]
+    if summary["reason"]:
+        lines.append(f"toolconformance plugin sandbox: no namespaces because {summary['reason']}")
+    return lines
+
+
+# The running session's --toolconformance-pass-env (plugin.py sets it at configure time).
+_extra_pass_env: list[str] = []
+
+
+def set_pass_env(names: Iterable[str]) -> None:
+    """Let plugin processes see these environment variables (``--toolconformance-pass-env``)."""
+    _extra_pass_env[:] = [part.strip() for name in names for part in name.split(",") if part.strip()]
+
+
+def passed_env_names() -> list[str]:
+    named = [n.strip() for n in os.environ.get(PASS_ENV_ENV, "").split(",") if n.strip()]
+    return list(dict.fromkeys(named + _extra_pass_env))
+
+
+def scrubbed_env(home: str, tmp: str, extra: Mapping[str, str] | None = None, program: str | None = None) -> dict[str, str]:
+    """The whole environment of a confined process: no secret of the kit's reaches it by default."""
+    dirs = [os.path.dirname(program)] if program and os.sep in program else []
+    dirs += ["/usr/local/bin", "/usr/bin", "/bin"]
+    env = {
+        "PATH": os.pathsep.join(dict.fromkeys(dirs)),
+        "HOME": home,
+        "TMPDIR": tmp,
+        "LANG": "C.UTF-8",
+        "LC_ALL": "C.UTF-8",
+    }
+    for name in passed_env_names():
+        if name in os.environ:
+            env[name] = os.environ[name]
+    env.update(extra or {})
+    return env
+
+
+@dataclass
+class Sandbox:
+    """Confinement for one process: ``writable`` paths (the rest of the file system is read-only
+    when namespaces work). ``home`` and ``tmp`` must lie inside one of them."""
+
+    writable: Sequence[str]
+    home: str
+    tmp: str
+    env: Mapping[str, str] = field(default_factory=dict)
+
+    def wrap(self, argv: Sequence[str]) -> list[str]:
+        found = confinement()
+        if not found.isolated:
+            return list(argv)
+        paths = [os.path.realpath(p) for p in dict.fromkeys(self.writable)]
+        return [shutil.which("unshare") or "unshare", *found.namespaces,
+                sys.executable, "-I", "-S", "-c", _INIT, *paths, "--", *argv]
+
+    def environment(self, program: str) -> dict[str, str]:
+        return scrubbed_env(self.home, self.tmp, self.env, program)
+
+
+class Tail:
+    """The last ``limit`` bytes a process wrote to stderr (and any stray stdout), thread-safe."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.truncated = False
+        self._data = bytearray()
+        self._lock = threading.Lock()
+
+    def add(self, chunk: bytes) -> None:
+        with self._lock:
+            self._data += chunk
+            if len(self._data) > self.limit:
+                del self._data[: len(self._data) - self.limit]
+                self.truncated = True
+
+    def text(self) -> str:
+        with self._lock:
+            return self._data.decode("utf-8", "replace")
+
+
+def _read_stderr(stream: Any, tail: Tail) -> None:
+    try:
+        while chunk := stream.read(65536):
+            tail.add(chunk)
+    except (OSError, ValueError):
+        pass
+
+
+def _descendants(root: int) -> list[int]:
+    """Every live process below ``root`` (by parent pid), children first visited first."""
+    children: dict[int, list[int]] = {}
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return []
+    for entry in entries:
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as handle:
+                stat = handle.read()
+        except OSError:
+            continue
+        fields = stat[stat.rfind(b")") + 2 :].split()
+        children.setdefault(int(fields[1]), []).append(int(entry))
+    found: list[int] = []
+    todo = [root]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            found.append(child)
+            todo.append(child)
+    return found
+
+
+def _with_marker(marker: str) -> list[int]:
+    """Processes whose environment still carries ``marker`` (a tree that left its session)."""
+    needle = marker.encode()
+    found = []
+    for entry in os.listdir("/proc") if _LINUX else []:
+        if entry.isdigit() and int(entry) != os.getpid():
+            try:
+                with open(f"/proc/{entry}/environ", "rb") as handle:
+                    if needle in handle.read():
+                        found.append(int(entry))
+            except OSError:
+                continue
+    return found
+
+
+def _kill_tree(popen: subprocess.Popen[bytes], marker: str | None) -> None:
+    """SIGKILL everything below the process, then the process and its group.
+
+    Below first: with namespaces the process is ``unshare``, which waits for its child, and the
+    kernel ends the rest of the PID namespace before that child's exit is reported, so once
+    ``unshare`` is gone nothing of the namespace is left."""
+    if not _POSIX:
+        popen.kill()
+        return
+    pids = _descendants(popen.pid) if _LINUX else []
+    if marker:
+        pids += _with_marker(marker)
+    for pid in pids:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            pass
+    if pids:
+        try:
+            popen.wait(2)
+        except subprocess.TimeoutExpired:
+            pass
+    # The group outlives its leader while members remain (and its id is not reused till then).
+    try:
+        os.killpg(popen.pid, signal.SIGKILL)
+    except OSError:
+        pass
+    if popen.poll() is None:
+        popen.kill()
+
+
+def _end(popen: subprocess.Popen[bytes], grace: float, marker: str | None) -> None:
+    """Close stdin and give the process ``grace`` seconds to leave, then end its whole tree."""
+    if popen.poll() is None and grace > 0:
+        try:
+            if popen.stdin is not None:
+                popen.stdin.close()
+            popen.wait(grace)
+        except (OSError, ValueError, subprocess.TimeoutExpired):
+            pass
+    # Always, even when it left by itself: what it started may still run.
+    _kill_tree(popen, marker)
+    try:
+        popen.wait(5)
+    except subprocess.TimeoutExpired:  # pragma: no cover - SIGKILL is not refused
+        pass
+    for stream in (popen.stdin, popen.stdout):
+        try:
+            if stream is not None:
+                stream.close()
+        except (OSError, ValueError):
+            pass
+
+
+class LineProcess:
+    """One run of a program that speaks one line per message on stdin/stdout.
+
+    ``sandbox`` confines it (see :class:`Sandbox`); without one it runs as given, in a session of
+    its own. Reads and writes are bounded by the deadlines the caller passes
+    (``time.monotonic()`` values) and raise :class:`ProcessFault`; nothing here catches
+    ``KeyboardInterrupt``.
+    """
+
+    def __init__(
+        self,
+        argv: Sequence[str],
+        *,
+        cwd: str | None = None,
+        env: Mapping[str, str] | None = None,
+        pass_fds: Sequence[int] = (),
+        sandbox: Sandbox | None = None,
+        stderr_limit: int = 4096,
+        name: str = "process",
+    ) -> None:
+        self.argv = list(argv)
+        self.sandbox = sandbox
+        self._spec: dict[str, Any] = {"cwd": cwd, "env": env, "pass_fds": pass_fds, "sandbox": sandbox,
+                                      "stderr_limit": stderr_limit, "name": name}
+        self.tail = Tail(stderr_limit)
+        # Processes that leave their session still carry this in their environment (fallback only).
+        self.marker = "TOOLCONF_TREE=" + os.urandom(8).hex()
+        if sandbox is not None:
+            full_env = sandbox.environment(self.argv[0])
+            full_env.update(env or {})
+            argv = sandbox.wrap(self.argv)
+        else:
+            full_env = dict(env) if env is not None else dict(os.environ)
+            argv = self.argv
+        key, value = self.marker.split("=", 1)
+        full_env[key] = value
+        self.popen = subprocess.Popen(
+            argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            cwd=cwd, env=full_env, bufsize=0, pass_fds=tuple(pass_fds), start_new_session=_POSIX,
+        )
+        assert self.popen.stdin is not None and self.popen.stdout is not None
+        self.in_fd = self.popen.stdin.fileno()
+        self.out_fd = self.popen.stdout.fileno()
+        os.set_blocking(self.in_fd, False)
+        # poll, not select: no limit on descriptor numbers in a long run with many open files.
+        self._readable = select.poll()
+        self._readable.register(self.out_fd, select.POLLIN)
+        self._writable = select.poll()
+        self._writable.register(self.in_fd, select.POLLOUT)
+        self._buffer = bytearray()
+        self._stderr = threading.Thread(target=_read_stderr, args=(self.popen.stderr, self.tail),
+                                        name=f"toolconformance-{name}-{self.popen.pid}-stderr", daemon=True)
+        self._stderr.start()
+        # Runs at interpreter exit too, so no child outlives the test run.
+        self._finalizer = weakref.finalize(self, _end, self.popen, 0.0, self.marker)
+
+    @property
+    def pid(self) -> int:
+        return self.popen.pid
+
+    @property
+    def returncode(self) -> int | None:
+        return self.popen.poll()
+
+    def alive(self) -> bool:
+        return self.popen.poll() is None
+
+    def send(self, data: bytes, deadline: float) -> None:
+        """Write all of ``data`` by ``deadline``."""
+        view = memoryview(data)
+        while view:
+            try:
+                written = os.write(self.in_fd, view)
+            except BlockingIOError:
+                written = 0
+            except (OSError, ValueError) as exc:
+                raise ProcessFault("exited", f"its stdin is closed ({getattr(exc, 'strerror', None) or exc}); "
+                                             f"it has exited {self.status_text()}") from None
+            view = view[written:]
+            if view:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise ProcessFault("write", "it stopped reading its stdin (the request could not be written in time)")
+                self._writable.poll(max(1, int(left * 1000)))
+
+    def read_line(self, deadline: float) -> bytes:
+        """The next line (with its ``\\n``), read by ``deadline``."""
+        start = 0
+        while True:
+            newline = self._buffer.find(b"\n", start)
+            if newline >= 0:
+                line = bytes(self._buffer[: newline + 1])
+                del self._buffer[: newline + 1]
+                return line
+            if len(self._buffer) > MAX_LINE:
+                raise ProcessFault("too-long", f"no newline in the first {MAX_LINE} bytes", bytes(self._buffer[:400]))
+            start = len(self._buffer)
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise ProcessFault("timeout", "")
+            if not self._readable.poll(max(1, int(left * 1000 + 0.5))):
+                continue
+            try:
+                chunk = os.read(self.out_fd, 1 << 16)
+            except OSError:
+                chunk = b""
+            if not chunk:
+                partial = bytes(self._buffer) if self._buffer else None
+                raise ProcessFault("exited", f"it closed its stdout {self.status_text(wait=1.0)}", partial)
+            self._buffer += chunk
+
+    def status_text(self, wait: float = 0.0) -> str:
+        try:
+            code = self.popen.wait(wait) if wait else self.popen.poll()
+        except subprocess.TimeoutExpired:
+            code = None
+        if code is None:
+            return "(still running)"
+        if code < 0:
+            try:
+                return f"(killed by signal {signal.Signals(-code).name})"
+            except ValueError:
+                return f"(killed by signal {-code})"
+        return f"(exit status {code})"
+
+    def stderr_tail(self) -> str:
+        return self.tail.text()
+
+    def close(self, grace: float = 0.0) -> None:
+        """End the process and everything it started (``grace``: seconds it may take to leave
+        after its stdin closes). Safe to call more than once, and from another thread."""
+        self._finalizer.detach()
+        _end(self.popen, grace, self.marker if self.sandbox is None or not confinement().isolated else None)
+        self._stderr.join(1.0)
+
+    def restart(self) -> LineProcess:
+        """A fresh run of the same program (this one is closed first)."""
+        self.close()
+        return LineProcess(self.argv, **self._spec)
+
+
+__all__ = [
+    "MAX_LINE",
+    "NETWORK_GUARD_ONLY",
+    "NETWORK_ISOLATED",
+    "NO_NAMESPACES_ENV",
+    "PASS_ENV_ENV",
+    "Confinement",
+    "LineProcess",
+    "ProcessFault",
+    "Sandbox",
+    "Tail",
+    "confinement",
+    "confinement_header",
+    "confinement_summary",
+    "set_pass_env",
+    "scrubbed_env",
+]

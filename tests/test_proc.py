@@ -1,0 +1,201 @@
+"""The kit's one child-process supervisor (``pytest_toolconformance._proc``), on real processes."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from pytest_toolconformance import _proc
+
+pytestmark = pytest.mark.skipif(os.name != "posix", reason="POSIX process groups and poll")
+
+ECHO = "import sys\nfor line in sys.stdin:\n    sys.stdout.write(line); sys.stdout.flush()\n"
+
+
+def soon(seconds: float = 10.0) -> float:
+    return time.monotonic() + seconds
+
+
+@pytest.fixture
+def started() -> Iterator[list[_proc.LineProcess]]:
+    made: list[_proc.LineProcess] = []
+    yield made
+    for process in made:
+        process.close()
+
+
+def python(started: list[_proc.LineProcess], code: str, **kwargs: object) -> _proc.LineProcess:
+    process = _proc.LineProcess([sys.executable, "-c", code], **kwargs)  # type: ignore[arg-type]
+    started.append(process)
+    return process
+
+
+def pid_alive(pid: int) -> bool:
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat[stat.rfind(")") + 2] != "Z"
+
+
+def test_a_line_goes_out_and_comes_back(started: list[_proc.LineProcess]) -> None:
+    process = python(started, ECHO)
+    for text in (b'{"a": 1}\n', b"x" * 200_000 + b"\n"):
+        process.send(text, soon())
+        assert process.read_line(soon()) == text
+
+
+def test_no_line_by_the_deadline_is_a_timeout(started: list[_proc.LineProcess]) -> None:
+    process = python(started, "import time; time.sleep(60)")
+    with pytest.raises(_proc.ProcessFault) as info:
+        process.read_line(time.monotonic() + 0.2)
+    assert info.value.kind == "timeout"
+    assert process.alive()
+
+
+def test_an_exit_is_noticed_with_the_partial_line_and_the_status(started: list[_proc.LineProcess]) -> None:
+    process = python(started, "import sys; sys.stdout.write('half'); sys.stdout.flush(); sys.exit(3)")
+    with pytest.raises(_proc.ProcessFault) as info:
+        process.read_line(soon())
+    assert info.value.kind == "exited" and info.value.line == b"half"
+    assert "(exit status 3)" in info.value.detail
+    with pytest.raises(_proc.ProcessFault) as sent:
+        process.send(b"more\n", soon())
+    assert sent.value.kind == "exited"
+
+
+def test_a_line_without_end_is_too_long(started: list[_proc.LineProcess], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(_proc, "MAX_LINE", 1000)
+    process = python(started, "import sys, time; sys.stdout.write('y' * 5000); sys.stdout.flush(); time.sleep(60)")
+    with pytest.raises(_proc.ProcessFault) as info:
+        process.read_line(soon())
+    assert info.value.kind == "too-long"
+
+
+def test_the_stderr_tail_keeps_the_last_bytes(started: list[_proc.LineProcess]) -> None:
+    process = python(started, "import sys\nfor i in range(2000): sys.stderr.write(f'line {i}\\n')\nprint('done')",
+                     stderr_limit=100)
+    assert process.read_line(soon()) == b"done\n"
+    process.close(grace=2)
+    tail = process.stderr_tail()
+    assert tail.endswith("line 1999\n") and "line 0\n" not in tail
+    assert len(tail.encode()) <= 100 and process.tail.truncated
+
+
+def test_restart_gives_a_fresh_process(started: list[_proc.LineProcess]) -> None:
+    process = python(started, ECHO)
+    fresh = process.restart()
+    started.append(fresh)
+    assert not process.alive() and fresh.alive() and fresh.pid != process.pid
+    fresh.send(b"again\n", soon())
+    assert fresh.read_line(soon()) == b"again\n"
+
+
+DETACH = (
+    "import os, subprocess, sys\n"
+    "child = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(300)'], start_new_session=True, "
+    "stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)\n"
+    "print(child.pid, flush=True)\n"
+    "sys.stdin.read()\n"
+)
+
+
+def test_close_ends_a_child_that_left_the_process_group(started: list[_proc.LineProcess]) -> None:
+    process = python(started, DETACH)
+    child = int(process.read_line(soon()))
+    assert pid_alive(child)
+    process.close()
+    deadline = soon()
+    while pid_alive(child) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert not pid_alive(child)
+
+
+def test_close_in_a_sandbox_ends_everything_in_its_namespace(started: list[_proc.LineProcess], tmp_path: Path) -> None:
+    if not _proc.confinement().isolated:
+        pytest.skip(f"no namespaces here ({_proc.confinement().reason})")
+    marker = f"sleeper-{os.getpid()}-{time.monotonic_ns()}"
+    code = ("import subprocess, sys\n"
+            f"subprocess.Popen(['sh', '-c', 'exec -a {marker} sleep 300'], start_new_session=True)\n"
+            "print('ok', flush=True)\nsys.stdin.read()\n")
+    process = python(started, code, sandbox=_proc.Sandbox([str(tmp_path)], str(tmp_path), str(tmp_path)))
+    assert process.read_line(soon()) == b"ok\n"
+
+    def running() -> bool:
+        return any(marker.encode() in Path(f"/proc/{e}/cmdline").read_bytes()
+                   for e in os.listdir("/proc") if e.isdigit() and pid_alive(int(e)) and os.path.exists(f"/proc/{e}/cmdline"))
+
+    deadline = soon()
+    while not running() and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert running()
+    process.close()
+    assert not running()
+
+
+def test_a_sandbox_writes_only_its_workspace_and_gets_a_scrubbed_environment(
+    started: list[_proc.LineProcess], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    if not _proc.confinement().isolated:
+        pytest.skip(f"no namespaces here ({_proc.confinement().reason})")
+    workspace, outside = tmp_path / "ws", tmp_path / "outside"
+    workspace.mkdir()
+    outside.mkdir()
+    monkeypatch.setenv("TC_SECRET", "hunter2")
+    monkeypatch.setenv("TC_WANTED", "yes")
+    monkeypatch.setenv(_proc.PASS_ENV_ENV, "TC_WANTED")
+    code = ("import os, json\n"
+            "def attempt(path):\n"
+            "    try:\n        open(path, 'w').write('x'); return 'wrote'\n"
+            "    except OSError as e:\n        return e.strerror\n"
+            f"print(json.dumps([attempt({str(workspace / 'in.txt')!r}), attempt({str(outside / 'out.txt')!r}),"
+            " os.environ.get('TC_SECRET'), os.environ.get('TC_WANTED'), os.environ['HOME']]), flush=True)\n")
+    sandbox = _proc.Sandbox([str(workspace)], home=str(workspace), tmp=str(workspace))
+    process = python(started, code, sandbox=sandbox)
+    line = process.read_line(soon()).decode()
+    assert line.strip() == f'["wrote", "Read-only file system", null, "yes", "{workspace}"]'
+    assert not (outside / "out.txt").exists()
+
+
+def test_the_supervisor_lets_keyboard_interrupt_through(started: list[_proc.LineProcess]) -> None:
+    if threading.current_thread() is not threading.main_thread():
+        pytest.skip("signals reach the main thread only")
+    process = python(started, "import time; time.sleep(60)")
+    timer = threading.Timer(0.3, lambda: os.kill(os.getpid(), signal.SIGINT))
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            process.read_line(soon(30))
+    finally:
+        timer.cancel()
+
+
+def test_forcing_namespaces_off_is_said(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(_proc.NO_NAMESPACES_ENV, "1")
+    summary = _proc.confinement_summary()
+    assert summary["network"] == _proc.NETWORK_GUARD_ONLY
+    assert summary["filesystem"].startswith("not confined")
+    assert f"{_proc.NO_NAMESPACES_ENV} is set" in summary["reason"]
+    assert any("network: in-process guard only" in line for line in _proc.confinement_header())
+
+
+def test_named_variables_pass_through_and_nothing_else(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TC_FROM_ENV", "1")
+    monkeypatch.setenv("TC_FROM_OPTION", "2")
+    monkeypatch.setenv("TC_OTHER", "3")
+    monkeypatch.setenv(_proc.PASS_ENV_ENV, "TC_FROM_ENV")
+    _proc.set_pass_env(["TC_FROM_OPTION,TC_MISSING"])
+    try:
+        env = _proc.scrubbed_env("/h", "/t")
+    finally:
+        _proc.set_pass_env([])
+    assert env["TC_FROM_ENV"] == "1" and env["TC_FROM_OPTION"] == "2"
+    assert "TC_OTHER" not in env and "TC_MISSING" not in env
+    assert {env["HOME"], env["TMPDIR"], env["LC_ALL"]} == {"/h", "/t", "C.UTF-8"}
