@@ -8,12 +8,13 @@ Python ``ctx`` with an execute proxy that sends the call to the same process.
 Line protocol (the full version is at the top of ``js/bridge.mjs``): one JSON object per line.
 
 * Python -> node on stdin, one request at a time, each with an ``id``:
-  ``{id, op:"load", entry, kind:"esm"|"ts", replay, mirror}``,
+  ``{id, op:"load", entry, kind:"esm"|"ts", replay, workspace, mirror}``,
   ``{id, op:"call", tool, handle, callId, params, cwd, access, identity, accountUserId}``,
   ``{id, op:"mirror", access, identity, accountUserId}``, ``{id, op:"ping"}``.
 * node -> Python on stdout, each line prefixed with a per-process random marker: answers
   ``{id, ok:true, ..., network}`` / ``{id, ok:false, error:{name, message, stack, transport, ...}, network}``
-  and one-way notes ``{op:"log"|"read"|"tool", id, ...}``. Unmarked stdout bytes are plugin noise
+  and one-way notes ``{op:"log"|"read"|"tool"|"phase", id, ...}`` (``phase``: a load entered
+  ``import``, ``register`` or pi's ``startup``, each bounded apart). Unmarked stdout bytes are plugin noise
   (kept in the stderr tail); ``console.*`` and ``process.stdout.write`` already go to stderr.
 * During a first load on POSIX, a ``registerTool``/``current*()`` call made by the plugin's
   ``register`` is a synchronous ``{op:"ctx", method, args}`` note; the reply goes back on a
