@@ -229,6 +229,8 @@ def test_pi_runtime_context_and_startup(plugins, tmp_path: Path) -> None:
     assert Path(report["agentDir"]).is_relative_to(workspace), "getAgentDir() must stay inside the workspace"
     assert (report["size"], report["maxBytes"], report["head"]) == ("2.0KB", 51200, "a\nb")
     assert (report["readTool"], report["flag"]) == ("read", False)
+    # pi's siblings from the stand-ins: pi-ai's StringEnum and Type (TypeBox, as pi-ai re-exports it), pi-tui's text.
+    assert (report["enumOf"], report["width"], report["rendered"], report["sameType"]) == (["a", "b"], 3, ["hi"], True)
     assert any("ctx.shutdown()" in msg for _, msg in ctx.logger.lines)
 
 
@@ -244,6 +246,19 @@ def test_pi_stand_in_exports_every_name_of_the_pinned_pi(tmp_path: Path) -> None
                           capture_output=True, text=True, timeout=60, check=True)
     missing = sorted(set(json.loads(real.stdout)) - set(json.loads(ours.stdout)))
     assert missing == [], f"the stand-in lacks {missing}"
+    # The siblings as pi maps them for extensions (pi-ai: its extension view).
+    siblings = {
+        "pi-tui.mjs": CORPUS / "@earendil-works" / "pi-tui" / "dist" / "index.js",
+        "pi-agent-core.mjs": CORPUS / "@earendil-works" / "pi-agent-core" / "dist" / "index.js",
+        "pi-ai.mjs": REAL_PI / "dist" / "core" / "extensions" / "pi-ai-extension-view.js",
+    }
+    for mine, theirs in siblings.items():
+        real = subprocess.run([str(NODE_22), "--input-type=module", "-e", listing, theirs.as_uri()],
+                              capture_output=True, text=True, timeout=60, check=True)
+        ours = subprocess.run(["node", "--input-type=module", "-e", listing, (BRIDGE.parent / mine).as_uri()],
+                              capture_output=True, text=True, timeout=60, check=True)
+        missing = sorted(set(json.loads(real.stdout)) - set(json.loads(ours.stdout)))
+        assert missing == [], f"{mine} lacks {missing}"
 
 
 def test_real_pi_gets_the_real_package(plugins) -> None:

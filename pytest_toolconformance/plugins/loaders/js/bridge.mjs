@@ -264,6 +264,14 @@ async function installResolution(entry) {
   }
   const urls = aliasUrls(resolution.aliases);
   const own = ownPrefixes(resolution);
+  if (resolution.pi === null && resolution.aliases.typebox) {
+    // The pi-ai stand-in re-exports TypeBox's Type as pi-ai does: the TypeBox the plugin resolves.
+    try {
+      globalThis[Symbol.for("toolconformance.typebox")] = await import(urls.typebox);
+    } catch {
+      // No usable TypeBox: pi-ai's Type stays the stand-in's, which says so when used.
+    }
+  }
   if (typeof nodeModule.registerHooks === "function") {
     const hooks = await import(pathToFileURL(path.join(HERE, "hooks.mjs")).href);
     hooks.setAliases(urls, own);

@@ -152,13 +152,10 @@ export function piResolution(entry) {
   }
   both("pi-coding-agent", STAND_IN);
   for (const sibling of SIBLINGS) {
-    for (const scope of SCOPES) {
-      const target = packageEntry(`${scope}/${sibling}`, fromDir);
-      if (target) {
-        both(sibling, target);
-        break;
-      }
-    }
+    const target = SCOPES.map((scope) => packageEntry(`${scope}/${sibling}`, fromDir)).find(Boolean);
+    // The plugin's own copy where it has one, else the kit's stand-in with every export name.
+    both(sibling, target ?? path.join(HERE, `${sibling}.mjs`));
+    if (sibling === "pi-ai") both("pi-ai/compat", target ?? path.join(HERE, "pi-ai.mjs"));
   }
   for (const sub of [".", "./compile", "./value"]) {
     const target = packageEntry("typebox", fromDir, sub);

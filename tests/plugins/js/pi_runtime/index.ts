@@ -8,6 +8,8 @@ import {
   truncateHead,
   type ExtensionAPI,
 } from "@earendil-works/pi-coding-agent";
+import { StringEnum, Type as PiAiType } from "@mariozechner/pi-ai";
+import { Text, visibleWidth } from "@earendil-works/pi-tui";
 import { Type } from "@sinclair/typebox";
 
 export default function (pi: ExtensionAPI) {
@@ -39,6 +41,10 @@ export default function (pi: ExtensionAPI) {
           head: truncateHead("a\nb\nc", { maxLines: 2 }).content,
           readTool: createReadTool(ctx.cwd).name,
           flag: pi.getFlag("verbose"),
+          enumOf: StringEnum(["a", "b"]).enum,
+          width: visibleWidth("abc"),
+          rendered: new Text("hi", 0, 0).render(10),
+          sameType: PiAiType === Type,
         };
         return { content: [{ type: "text", text: JSON.stringify(report) }], details: {} };
       },
