@@ -130,11 +130,14 @@ class Confinement:
         }
 
 
-def _probe_argv() -> list[str] | None:
-    unshare = shutil.which("unshare")
-    if unshare is None:
-        return None
-    return [unshare, "--user", "--map-root-user", *_UNSHARE_FLAGS]
+def _candidates(unshare: str) -> list[list[str]]:
+    # A user namespace first: it works unprivileged and locks the mounts it copies. Root in a
+    # container that refuses user namespaces can still have the others (the init drops every
+    # capability before the plugin runs, so root inside cannot undo them).
+    found = [[unshare, "--user", "--map-root-user", *_UNSHARE_FLAGS]]
+    if os.geteuid() == 0:
+        found.append([unshare, *_UNSHARE_FLAGS])
+    return found
 
 
 @functools.cache
@@ -143,18 +146,22 @@ def _probe(disabled: bool) -> Confinement:
         return Confinement((), f"{NO_NAMESPACES_ENV} is set")
     if not _LINUX:
         return Confinement((), f"no namespaces on {sys.platform}")
-    argv = _probe_argv()
-    if argv is None:
+    unshare = shutil.which("unshare")
+    if unshare is None:
         return Confinement((), "no unshare on PATH (util-linux)")
     init = [sys.executable, "-I", "-S", "-c", _INIT, "--", "true"]
-    try:
-        done = subprocess.run(argv + init, capture_output=True, timeout=10, stdin=subprocess.DEVNULL)
-    except (OSError, subprocess.TimeoutExpired) as exc:
-        return Confinement((), f"unshare failed ({exc})")
-    if done.returncode != 0:
-        why = done.stderr.decode("utf-8", "replace").strip().splitlines()
-        return Confinement((), f"the kernel refused namespaces ({why[-1] if why else done.returncode})")
-    return Confinement(tuple(argv[1:]), "")
+    why = ""
+    for argv in _candidates(unshare):
+        try:
+            done = subprocess.run(argv + init, capture_output=True, timeout=10, stdin=subprocess.DEVNULL)
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            why = f"unshare failed ({exc})"
+            continue
+        if done.returncode == 0:
+            return Confinement(tuple(argv[1:]), "")
+        said = done.stderr.decode("utf-8", "replace").strip().splitlines()
+        why = f"the kernel refused namespaces ({said[-1] if said else done.returncode})"
+    return Confinement((), why)
 
 
 def confinement() -> Confinement:
@@ -254,10 +261,14 @@ class Tail:
             return self._data.decode("utf-8", "replace")
 
 
+# What util-linux's unshare says when the kit kills its child: noise about the kit, not the plugin.
+_UNSHARE_NOISE = b"unshare: sigprocmask unblock failed: Invalid argument\n"
+
+
 def _read_stderr(stream: Any, tail: Tail) -> None:
     try:
         while chunk := stream.read(65536):
-            tail.add(chunk)
+            tail.add(chunk.replace(_UNSHARE_NOISE, b""))
     except (OSError, ValueError):
         pass
 

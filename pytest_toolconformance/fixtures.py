@@ -27,9 +27,9 @@ IDENTITY_KINDS = ("guest", "member", "admin", "owner", "revoked")
 
 
 @pytest.fixture(scope="session")
-def toolconformance_settings() -> settings_module.Settings:
+def toolconformance_settings(request: pytest.FixtureRequest) -> settings_module.Settings:
     """The kit's settings for this run (options and ini)."""
-    return settings_module.current()
+    return settings_module.of(request.config)
 
 
 @pytest.fixture(scope="session")
@@ -51,10 +51,9 @@ def toolconformance_host(toolconformance_adapter: HostAdapter) -> HostClient:
 
 
 def _faker_for(request: pytest.FixtureRequest) -> Faker:
-    seed = settings_module.current().seed
-    if seed is None:
-        # Deterministic per test: the same test gets the same people on every run.
-        seed = int.from_bytes(hashlib.sha256(request.node.nodeid.encode()).digest()[:4], "big")
+    # Deterministic per test and seed: the same test gets the same people on every run with that seed.
+    key = f"{settings_module.of(request.config).seed}:{request.node.nodeid}"
+    seed = int.from_bytes(hashlib.sha256(key.encode()).digest()[:4], "big")
     fake = Faker()
     fake.seed_instance(seed)
     return fake

@@ -1,138 +1,257 @@
-"""The kit's options, read once from the command line and ini, in one place."""
+"""The kit's options, read once from the command line and ini, kept in ``config.stash``.
+
+:func:`read_settings` turns options into :class:`Settings` (a bad value is a one-line usage error
+naming the option); plugin.py stores them with :func:`store`, and everything else reads them from
+the config (:func:`of`) or, inside a running check, with :func:`active`.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import contextlib
+import random
+from collections.abc import Iterator
+from contextvars import ContextVar
+from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from pytest_toolconformance.host.connect import DEFAULT_HOST
 
-#: (option, ini key, help, kind). Every command-line option has an ini mirror.
-OPTIONS: tuple[tuple[str, str, str, str], ...] = (
-    ("--toolconformance", "toolconformance", "run the agent-host tool conformance suites", "bool"),
-    ("--toolconformance-host", "toolconformance_host",
-     "host under test: module:factory (a Python adapter) or exec:COMMAND (wire protocol); default: the reference host",
-     "string"),
-    ("--toolconformance-plugin", "toolconformance_plugins",
-     "plugin to check: a folder with plugin.json, a manifest, or an entry file (repeatable)", "linelist"),
-    ("--toolconformance-report", "toolconformance_report", "write a JSON conformance report by rule to PATH", "string"),
-    ("--toolconformance-deviations", "toolconformance_deviations",
-     "known deviations file (TOML or JSON): listed rules that fail are reported as deviation", "string"),
-    ("--toolconformance-max-examples", "toolconformance_max_examples",
-     "hypothesis max_examples for generated cases (default 50)", "string"),
-    ("--toolconformance-seed", "toolconformance_seed", "hypothesis seed for reproducible generated cases", "string"),
-    ("--toolconformance-timeout", "toolconformance_timeout",
-     "seconds a plugin or host may take for one step before it is reported (default 5)", "string"),
-    ("--toolconformance-tool-budget", "toolconformance_tool_budget",
-     "COST-2: advertised bytes a tool may cost per turn; an overrun fails (default: report only)", "string"),
-    ("--toolconformance-pass-env", "toolconformance_pass_env",
-     "environment variable NAME a plugin's processes may see; they get a scrubbed environment otherwise (repeatable)",
-     "linelist"),
+SUITE_CHOICES = ("host", "plugin", "all")
+#: The seed of a run that names none: runs are deterministic unless ``--toolconformance-seed=random``.
+DEFAULT_SEED = 0
+MAX_SEED = 2**32 - 1
+DEFAULT_MAX_EXAMPLES = 50
+DEFAULT_TIMEOUT = 5.0
+
+
+@dataclass(frozen=True)
+class Option:
+    flag: str
+    ini: str
+    help: str
+    kind: str  # bool, string, linelist, int, float, seed, choice
+    metavar: str | None = None
+
+    @property
+    def dest(self) -> str:
+        return self.flag.lstrip("-").replace("-", "_")
+
+
+#: Every command-line option has an ini mirror.
+OPTIONS: tuple[Option, ...] = (
+    Option("--toolconformance", "toolconformance", "run the agent-host tool conformance suites", "bool"),
+    Option("--toolconformance-suites", "toolconformance_suites",
+           "which suites run: host, plugin or all (default: plugin when a plugin is given, else host)", "choice",
+           "host|plugin|all"),
+    Option("--toolconformance-host", "toolconformance_host",
+           "host under test: module:factory (a Python adapter) or exec:COMMAND (wire protocol); "
+           "default: the reference host", "string", "SPEC"),
+    Option("--toolconformance-plugin", "toolconformance_plugins",
+           "plugin to check: a folder with plugin.json, a manifest, or an entry file (repeatable); "
+           "given alone, it runs the plugin checks only", "linelist", "PATH"),
+    Option("--toolconformance-report", "toolconformance_report",
+           "write a JSON conformance report by rule to PATH (and PATH's .md and .html beside it)", "string", "PATH"),
+    Option("--toolconformance-deviations", "toolconformance_deviations",
+           "known deviations file (TOML or JSON): listed rules that fail are reported as deviation", "string", "PATH"),
+    Option("--toolconformance-deviations-update", "toolconformance_deviations_update",
+           "write this run's failures into the deviations file and remove its stale entries "
+           "(a new entry's reason must then be written by a person)", "bool"),
+    Option("--toolconformance-max-examples", "toolconformance_max_examples",
+           f"generated cases per property, at least 1 (default {DEFAULT_MAX_EXAMPLES})", "int", "N"),
+    Option("--toolconformance-seed", "toolconformance_seed",
+           f"seed of the generated cases, 0 to {MAX_SEED}, or random to explore (default {DEFAULT_SEED})", "seed",
+           "N|random"),
+    Option("--toolconformance-timeout", "toolconformance_timeout",
+           f"seconds a plugin or host may take for one step before it is reported, at least 0.1 "
+           f"(default {DEFAULT_TIMEOUT:g})", "float", "S"),
+    Option("--toolconformance-tool-budget", "toolconformance_tool_budget",
+           "COST-2: advertised bytes a tool may cost per turn, at least 1; an overrun fails (default: report only)",
+           "int", "BYTES"),
+    Option("--toolconformance-pass-env", "toolconformance_pass_env",
+           "environment variable NAME a plugin's processes may see; they get a scrubbed environment otherwise "
+           "(repeatable)", "linelist", "NAME"),
 )
+_INI_TYPES = {"bool": "bool", "linelist": "linelist", "int": "int", "float": "float"}
 
 
 @dataclass(frozen=True)
 class Settings:
     enabled: bool = False
+    suites: str = "host"  # host, plugin or all
     host: str = DEFAULT_HOST
     plugins: tuple[str, ...] = ()
     report: str | None = None
     deviations: str | None = None
-    max_examples: int = 50
-    seed: int | None = None
-    timeout: float = 5.0
+    deviations_update: bool = False
+    max_examples: int = DEFAULT_MAX_EXAMPLES
+    seed: int = DEFAULT_SEED
+    seed_source: str = "default"  # default, given, random
+    timeout: float = DEFAULT_TIMEOUT
     tool_budget: int | None = None
     pass_env: tuple[str, ...] = ()
-    sources: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def host_suites(self) -> bool:
+        return self.enabled and self.suites in ("host", "all")
+
+    @property
+    def plugin_suites(self) -> bool:
+        return self.enabled and self.suites in ("plugin", "all") and bool(self.plugins)
+
+    def seed_sentence(self) -> str:
+        how = {"default": "the default seed; --toolconformance-seed=random explores",
+               "given": "given by --toolconformance-seed", "random": "drawn at random for this run"}[self.seed_source]
+        return f"seed {self.seed} ({how}); rerun with --toolconformance-seed={self.seed} to get the same cases"
 
     def header_lines(self) -> list[str]:
         return [
-            f"toolconformance: host={self.host}",
+            f"toolconformance: suites={self.suites} host={self.host}",
             f"toolconformance: plugins={', '.join(self.plugins) or '(none)'}",
             f"toolconformance: report={self.report or '(none)'} deviations={self.deviations or '(none)'}",
-            f"toolconformance: max_examples={self.max_examples} seed={self.seed if self.seed is not None else 'random'}"
+            f"toolconformance: seed={self.seed} ({self.seed_source}) max_examples={self.max_examples}"
             f" timeout={self.timeout:g}s tool_budget={self.tool_budget if self.tool_budget is not None else '(none)'}",
         ]
 
 
-def _dest(option: str) -> str:
-    return option.lstrip("-").replace("-", "_")
-
-
 def add_options(parser: pytest.Parser) -> None:
     group = parser.getgroup("toolconformance", "agent host tool conformance (pytest-toolconformance)")
-    for option, ini, help_text, kind in OPTIONS:
-        if kind == "bool":
-            group.addoption(option, action="store_true", default=None, dest=_dest(option), help=help_text)
-            parser.addini(ini, help_text, type="bool", default=False)
-        elif kind == "linelist":
-            metavar = "NAME" if option.endswith("-env") else "PATH"
-            group.addoption(option, action="append", default=None, dest=_dest(option), metavar=metavar, help=help_text)
-            parser.addini(ini, help_text, type="linelist", default=[])
+    for option in OPTIONS:
+        if option.kind == "bool":
+            group.addoption(option.flag, action="store_true", default=None, dest=option.dest, help=option.help)
+            parser.addini(option.ini, option.help, type="bool", default=False)
+        elif option.kind == "linelist":
+            group.addoption(option.flag, action="append", default=None, dest=option.dest, metavar=option.metavar,
+                            help=option.help)
+            parser.addini(option.ini, option.help, type="linelist", default=[])
         else:
-            group.addoption(option, action="store", default=None, dest=_dest(option), help=help_text)
-            parser.addini(ini, help_text, type="string", default="")
+            group.addoption(option.flag, action="store", default=None, dest=option.dest, metavar=option.metavar,
+                            help=option.help)
+            ini_type = _INI_TYPES.get(option.kind, "string")
+            parser.addini(option.ini, option.help, type=ini_type, default=None if ini_type != "string" else "")
 
 
-def _number(name: str, raw: Any, cast: type, minimum: float) -> Any:
+_NOUNS = {int: "an integer", float: "a number"}
+
+
+def _number(name: str, raw: Any, cast: type, minimum: float, maximum: float | None = None) -> Any:
+    if isinstance(raw, bool):
+        raise pytest.UsageError(f"{name}={raw!r} must be {_NOUNS[cast]}")
     try:
         value = cast(raw)
     except (TypeError, ValueError):
-        raise pytest.UsageError(f"{name}={raw!r} must be a {cast.__name__}") from None
-    if value < minimum:
-        raise pytest.UsageError(f"{name}={raw!r} must be at least {minimum:g}")
+        raise pytest.UsageError(f"{name}={raw!r} must be {_NOUNS[cast]}") from None
+    if value < minimum or (maximum is not None and value > maximum):
+        bounds = f"from {minimum} to {maximum}" if maximum is not None else f"at least {minimum}"
+        raise pytest.UsageError(f"{name}={raw!r} is out of range: it must be {bounds}")
     return value
 
 
 def read_settings(config: pytest.Config) -> Settings:
     """Read the options; a bad value is a :class:`pytest.UsageError` naming the option."""
 
-    def get(option: str, ini: str) -> tuple[Any, str]:
-        value = config.getoption(_dest(option))
+    def get(option: Option) -> tuple[Any, str]:
+        value = config.getoption(option.dest)
         if value is not None:
-            return value, option
-        raw = config.getini(ini)
-        return (raw if raw not in ("", []) else None), ini
+            return value, option.flag
+        try:
+            raw = config.getini(option.ini)
+        except (TypeError, ValueError, pytest.UsageError) as exc:  # pytest's own int/float ini parsing
+            noun = _NOUNS.get({"int": int, "float": float}.get(option.kind, int), "a number")
+            raise pytest.UsageError(f"ini {option.ini} must be {noun} ({exc})") from None
+        return (raw if raw not in ("", [], None) else None), f"ini {option.ini}"
 
-    enabled, _ = get("--toolconformance", "toolconformance")
-    host, _ = get("--toolconformance-host", "toolconformance_host")
-    plugins, _ = get("--toolconformance-plugin", "toolconformance_plugins")
-    report, _ = get("--toolconformance-report", "toolconformance_report")
-    deviations, _ = get("--toolconformance-deviations", "toolconformance_deviations")
-    max_examples, mx_src = get("--toolconformance-max-examples", "toolconformance_max_examples")
-    seed, seed_src = get("--toolconformance-seed", "toolconformance_seed")
-    timeout, to_src = get("--toolconformance-timeout", "toolconformance_timeout")
-    budget, budget_src = get("--toolconformance-tool-budget", "toolconformance_tool_budget")
-    pass_env, _ = get("--toolconformance-pass-env", "toolconformance_pass_env")
+    values = {option.dest: get(option) for option in OPTIONS}
+
+    def number(dest: str, cast: type, minimum: float, default: Any, maximum: float | None = None) -> Any:
+        raw, source = values[dest]
+        return default if raw is None else _number(source, raw, cast, minimum, maximum)
+
+    plugins = tuple(values["toolconformance_plugin"][0] or ())
+    suites, suites_src = values["toolconformance_suites"]
+    if suites is not None and suites not in SUITE_CHOICES:
+        raise pytest.UsageError(f"{suites_src}={suites!r} must be one of {', '.join(SUITE_CHOICES)}")
+    if suites in ("plugin", "all") and not plugins:
+        raise pytest.UsageError(f"{suites_src}={suites} needs a plugin to check: add --toolconformance-plugin=PATH")
+    seed_raw, seed_src = values["toolconformance_seed"]
+    if seed_raw is None:
+        seed, seed_source = DEFAULT_SEED, "default"
+    elif str(seed_raw).strip().lower() == "random":
+        seed, seed_source = random.SystemRandom().randint(0, MAX_SEED), "random"
+    else:
+        seed, seed_source = _number(seed_src, seed_raw, int, 0, MAX_SEED), "given"
+    host, _ = values["toolconformance_host"]
     return Settings(
-        enabled=bool(enabled),
+        # A plugin to check is reason enough to run the kit: `pytest --toolconformance-plugin=.` alone.
+        enabled=bool(values["toolconformance"][0]) or bool(plugins),
+        suites=suites or ("plugin" if plugins else "host"),
         host=host or DEFAULT_HOST,
-        plugins=tuple(plugins or ()),
-        report=report,
-        deviations=deviations,
-        max_examples=_number(mx_src, max_examples, int, 1) if max_examples is not None else 50,
-        seed=_number(seed_src, seed, int, 0) if seed is not None else None,
-        timeout=_number(to_src, timeout, float, 0.1) if timeout is not None else 5.0,
-        tool_budget=_number(budget_src, budget, int, 1) if budget is not None else None,
-        pass_env=tuple(pass_env or ()),
+        plugins=plugins,
+        report=values["toolconformance_report"][0],
+        deviations=values["toolconformance_deviations"][0],
+        deviations_update=bool(values["toolconformance_deviations_update"][0]),
+        max_examples=number("toolconformance_max_examples", int, 1, DEFAULT_MAX_EXAMPLES),
+        seed=seed,
+        seed_source=seed_source,
+        timeout=number("toolconformance_timeout", float, 0.1, DEFAULT_TIMEOUT),
+        tool_budget=number("toolconformance_tool_budget", int, 1, None),
+        pass_env=tuple(values["toolconformance_pass_env"][0] or ()),
     )
 
 
-# A stack, because pytester runs a pytest session inside another one.
-_CURRENT: list[Settings] = [Settings()]
+SETTINGS_KEY = pytest.StashKey[Settings]()
+WORKER_SEED = "toolconformance_seed"
 
 
-def current() -> Settings:
-    """The settings of the running pytest session (defaults outside one)."""
-    return _CURRENT[-1]
+def store(config: pytest.Config, settings: Settings) -> Settings:
+    """Keep the run's settings on its config; an xdist worker takes the controller's seed, so that a
+    random seed is one seed for the whole run."""
+    workerinput = getattr(config, "workerinput", None)
+    if isinstance(workerinput, dict) and WORKER_SEED in workerinput:
+        settings = replace(settings, seed=int(workerinput[WORKER_SEED]))
+    config.stash[SETTINGS_KEY] = settings
+    return settings
 
 
-def install(settings: Settings) -> None:
-    _CURRENT.append(settings)
+def of(config: pytest.Config) -> Settings:
+    """The settings of this pytest run (defaults when the kit was not configured, e.g. ``-p no:``)."""
+    return config.stash.get(SETTINGS_KEY, Settings())
 
 
-def uninstall() -> None:
-    if len(_CURRENT) > 1:
-        _CURRENT.pop()
+_ACTIVE: ContextVar[Settings | None] = ContextVar("toolconformance_settings", default=None)
+
+
+@contextlib.contextmanager
+def activated(settings: Settings) -> Iterator[None]:
+    """Make ``settings`` the :func:`active` ones while a test runs (plugin.py wraps every test in it)."""
+    token = _ACTIVE.set(settings)
+    try:
+        yield
+    finally:
+        _ACTIVE.reset(token)
+
+
+def active() -> Settings:
+    """The settings of the run whose test is running now: what a property reads its seed and examples from."""
+    return _ACTIVE.get() or Settings()
+
+
+def resolve_path(config: pytest.Config, dest: str, value: str) -> Path:
+    """A path option's file: from the command line, relative to where pytest was started; from ini, to the ini file."""
+    path = Path(value).expanduser()
+    if path.is_absolute():
+        return path
+    from_cli = config.getoption(dest, None) is not None
+    base = config.invocation_params.dir if from_cli or config.inipath is None else config.inipath.parent
+    return Path(base) / path
+
+
+def check_plugin_paths(config: pytest.Config, settings: Settings) -> None:
+    """A plugin that is not there is a usage error (exit 4), not a finding about it."""
+    for spec in settings.plugins:
+        path = resolve_path(config, "toolconformance_plugin", spec)
+        if not path.exists():
+            raise pytest.UsageError(f"--toolconformance-plugin={spec}: {path} does not exist; "
+                                    "give a plugin folder, its manifest or its entry file")

@@ -1,18 +1,20 @@
 """The pytest entry point (``pytest11``). Hooks stay thin; the work is in plain modules.
 
-Nothing happens unless ``--toolconformance`` (or ini ``toolconformance = true``) is given: no
-collection, no host. Then the kit's suites are collected from the installed package next to the
-user's own tests, against the host that ``--toolconformance-host`` names.
+Nothing happens unless ``--toolconformance`` (or ini ``toolconformance = true``) or a plugin to
+check (``--toolconformance-plugin``) is given: no collection, no host. Then the kit's suites in
+scope (``--toolconformance-suites``: the host suites without a plugin, the plugin suites with one)
+are collected from the installed package next to the user's own tests.
 """
 
 from __future__ import annotations
 
+from collections.abc import Generator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from pytest_toolconformance import _proc
-from pytest_toolconformance import options as settings_module
+from pytest_toolconformance import _proc, options
 from pytest_toolconformance.fixtures import (  # noqa: F401 - fixtures are discovered by name on the plugin module
     fake_access,
     fake_identity,
@@ -26,13 +28,14 @@ from pytest_toolconformance.host.wire import outcomes as wire_outcomes
 from pytest_toolconformance.report.hooks import register_reporting
 
 SUITES_DIR = Path(__file__).parent / "suites" / "host"
-# Plugin suites: collected under --toolconformance only when a plugin is given.
 PLUGIN_SUITES_DIR = Path(__file__).parent / "suites" / "plugin"
 MARKER = "toolconformance"
+HINT = ("hint: the conformance checks run only when asked: --toolconformance checks a host, "
+        "--toolconformance-plugin=PATH checks a plugin")
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
-    settings_module.add_options(parser)
+    options.add_options(parser)
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -42,34 +45,47 @@ def pytest_configure(config: pytest.Config) -> None:
     # Protocol faults are reported as errored, with or without --toolconformance (fixtures work without it).
     if not config.pluginmanager.is_registered(wire_outcomes):
         config.pluginmanager.register(wire_outcomes, "toolconformance-wire-outcomes")
-    settings = settings_module.read_settings(config)
-    settings_module.install(settings)
+    settings = options.store(config, options.read_settings(config))
     _proc.set_pass_env(settings.pass_env)
+    config.add_cleanup(lambda: _proc.set_pass_env(()))
     if not settings.enabled:
         return  # the fixtures still get a host: configured_adapter builds it when one is first asked for
-    adapter = configured_adapter(config, settings.host, timeout=settings.timeout, search_paths=[Path.cwd()])
+    options.check_plugin_paths(config, settings)
+    adapter = None
+    if settings.host_suites:  # a plugin-only run checks no host: none is started
+        adapter = configured_adapter(config, settings.host, timeout=settings.timeout, search_paths=[Path.cwd()])
     register_reporting(config, settings, adapter)
-    args = [Path(a.split("::")[0]).resolve() for a in config.args]
-    if settings.plugins:
+    if settings.plugin_suites:
         from pytest_toolconformance.suites.plugin import configure as configure_plugin_suites
 
         configure_plugin_suites(config, settings)
-    # Naming one of the kit's suite folders (or a module in it) runs just that; otherwise all of them.
+    in_scope = [d for d, on in ((SUITES_DIR, settings.host_suites), (PLUGIN_SUITES_DIR, settings.plugin_suites)) if on]
+    # Naming one of the kit's suite folders (or a module in it) runs just that; otherwise every one in scope.
+    args = [Path(a.split("::")[0]).resolve() for a in config.args]
     if not any(d == a or a in d.parents or d in a.parents for a in args for d in (SUITES_DIR, PLUGIN_SUITES_DIR)):
-        config.args.extend(str(d) for d in [SUITES_DIR] + ([PLUGIN_SUITES_DIR] if settings.plugins else []))
+        config.args.extend(str(d) for d in in_scope)
 
 
-def pytest_unconfigure(config: pytest.Config) -> None:
-    settings_module.uninstall()
-    _proc.set_pass_env(settings_module.current().pass_env)
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node: Any) -> None:
+    # pytest-xdist: every worker checks with the controller's seed, so a random seed is one seed per run.
+    node.workerinput[options.WORKER_SEED] = options.of(node.config).seed
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Generator[None, Any, Any]:
+    # Properties read the seed and examples of the run they belong to (pytester nests runs).
+    with options.activated(options.of(item.config)):
+        return (yield)
 
 
 def pytest_report_header(config: pytest.Config) -> list[str] | None:
-    settings = settings_module.current()
+    settings = options.of(config)
     if not settings.enabled:
         return None
     lines = settings.header_lines()
-    if settings.plugins:
+    lines.insert(1, f"toolconformance: {settings.seed_sentence()}")
+    if settings.plugin_suites:
         lines += _proc.confinement_header()
     adapter = config.stash.get(ADAPTER_KEY, None)
     if adapter is not None:
@@ -87,12 +103,11 @@ def _within(path: Path, folder: Path) -> bool:
 
 
 def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
-    # Without the flag our suites are never collected, even when a run points at site-packages;
-    # the plugin suites also need a plugin to check.
-    settings = settings_module.current()
-    if not settings.enabled and (_within(collection_path, SUITES_DIR) or _within(collection_path, PLUGIN_SUITES_DIR)):
+    # Suites out of scope are never collected, even when a run points at site-packages.
+    settings = options.of(config)
+    if _within(collection_path, SUITES_DIR) and not settings.host_suites:
         return True
-    if not settings.plugins and _within(collection_path, PLUGIN_SUITES_DIR):
+    if _within(collection_path, PLUGIN_SUITES_DIR) and not settings.plugin_suites:
         return True
     return None
 
@@ -100,8 +115,8 @@ def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Module | None:
     # Suite modules are named suite_*.py so that nothing but this hook ever collects them.
     if file_path.parent in (SUITES_DIR, PLUGIN_SUITES_DIR) and file_path.name.startswith("suite_") and file_path.suffix == ".py":
-        settings = settings_module.current()
-        if settings.enabled and (file_path.parent == SUITES_DIR or settings.plugins):
+        settings = options.of(parent.config)
+        if settings.host_suites if file_path.parent == SUITES_DIR else settings.plugin_suites:
             return pytest.Module.from_parent(parent, path=file_path)
     return None
 
@@ -114,3 +129,8 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             for rule in dict.fromkeys(rules):
                 item.extra_keyword_matches.add(rule)
                 item.user_properties.append(("rule", rule))
+
+
+def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
+    if not options.of(config).enabled and exitstatus == pytest.ExitCode.NO_TESTS_COLLECTED:
+        terminalreporter.write_line(HINT, yellow=True)

@@ -47,7 +47,7 @@ def test_toml_and_json_load_the_same(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(("name", "text", "says"), [
-    ("d.toml", '[[deviation]]\nrule = "CAP-99"\nreason = "x"\n', ['entry 1 (rule = "CAP-99")', "not in the rule catalog",
+    ("d.toml", '[[deviation]]\nrule = "CAP-99"\nreason = "x"\n', ['entry 1 (rule = "CAP-99")', "is not a rule of this kit",
                                                                   "fix the ID or delete the entry"]),
     ("d.toml", '[[deviation]]\nrule = "CAP-1"\n', ['entry 1 (rule = "CAP-1")', "has no reason"]),
     ("d.toml", '[[deviation]]\nrule = "CAP-1"\nreason = ""\n', ["reason must be a non-empty string"]),
@@ -71,6 +71,7 @@ def test_bad_files_are_one_line_errors_naming_file_entry_and_fix(tmp_path: Path,
     assert message.startswith(f"--toolconformance-deviations={name}: ")
     for part in says:
         assert part in message, message
+    assert "RULES.md" not in message, "users do not have the kit's RULES.md"
 
 
 def test_missing_file_is_an_error(tmp_path: Path) -> None:
@@ -151,8 +152,8 @@ def test_unknown_rule_or_malformed_file_is_a_usage_error(pytester: pytest.Pytest
     result = pytester.runpytest("--toolconformance", f"--toolconformance-deviations={bad}", *QUIET)
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     lines = [line for line in result.stderr.lines if line.startswith("ERROR:")]
-    assert lines == [f'ERROR: --toolconformance-deviations={bad}: entry 1 (rule = "CAP-42"): rule CAP-42 is not in '
-                     "the rule catalog (RULES.md); fix the ID or delete the entry"], result.stderr.str()
+    assert lines == [f'ERROR: --toolconformance-deviations={bad}: entry 1 (rule = "CAP-42"): rule CAP-42 is not a rule '
+                     "of this kit (the report lists them all); fix the ID or delete the entry"], result.stderr.str()
     broken = _write(pytester.path, "deviations.json", "{not json")
     result = pytester.runpytest("--toolconformance", f"--toolconformance-deviations={broken}", *QUIET)
     assert result.ret == pytest.ExitCode.USAGE_ERROR

@@ -193,8 +193,15 @@ def test_failure_prints_a_minimal_reproduction(pytester: pytest.Pytester, node_r
     assert failure.nodeid.endswith("test_handler_validates_again[SCHEMA-4-broken_schema_4-Double]")
     assert "reproduce: call Double with" in failure.message
     assert "handing them to its execute directly" in failure.message
-    # Hypothesis names its minimal example "Falsifying example" up to 6.16x, "Failing test case" since.
-    assert "Falsifying example" in failure.message or "Failing test case" in failure.message
+    # The finding alone: no kit frames, no Hypothesis example dump; a rerun line with the seed instead.
+    assert failure.message.startswith("[SCHEMA-4] tool Double of plugin broken_schema_4: expected ")
+    assert "Falsifying example" not in failure.message and "Failing test case" not in failure.message
+    assert "Traceback" not in failure.message and "runtime.py" not in failure.message
+    assert failure.message.rstrip().endswith('--toolconformance-seed=1 -k "SCHEMA-4 and Double"'), failure.message
+    # --tb=long keeps everything, Hypothesis' minimal example ("Falsifying example" up to 6.16x, "Failing
+    # test case" since) included.
+    (long,) = run_suites(pytester, JS / "broken_schema_4", extra=("--tb=long",)).failed()
+    assert "Falsifying example" in long.message or "Failing test case" in long.message
 
 
 def test_name_finding_says_exactly_what_to_rename(pytester: pytest.Pytester, node_ready: str) -> None:
@@ -274,7 +281,7 @@ def test_tool_budget_turns_an_overrun_into_a_failure(pytester: pytest.Pytester, 
 def test_faulty_plugins_are_reported_and_the_run_goes_on(pytester: pytest.Pytester, node_ready: str) -> None:
     faulty = [
         JS / "hang_register", JS / "throws_on_load", JS / "not_a_plugin", JS / "exits", JS / "hang_call",
-        PY / "not_a_plugin.py", PY / "hangs_in_call.py", PY / "hangs_in_register.py", PLUGINS / "no_such_plugin",
+        PY / "not_a_plugin.py", PY / "hangs_in_call.py", PY / "hangs_in_register.py",
     ]
     run = run_suites(pytester, JS / "conforming", *faulty, extra=(f"--toolconformance-timeout={FAULT_TIMEOUT}",))
     # Each of the five hangs costs one timeout; everything else is quick.
@@ -288,7 +295,6 @@ def test_faulty_plugins_are_reported_and_the_run_goes_on(pytester: pytest.Pytest
         "REG-1-not_a_plugin0": "is not a plugin: it exports neither register(ctx)",
         "REG-1-not_a_plugin1": "is not a plugin: it defines no register(ctx)",
         "REG-1-hangs_in_register": f"did not finish within {FAULT_TIMEOUT} s",
-        "REG-1-no_such_plugin": "does not exist",
     }
     for test_id, phrase in expected.items():
         assert loads[test_id].outcome == "failed" and phrase in loads[test_id].message, (test_id, loads[test_id])
@@ -326,12 +332,18 @@ def test_no_plugin_collects_nothing(pytester: pytest.Pytester) -> None:
     assert ids and not [i for i in ids if "suite_plugin_" in i]
 
 
-def test_plugin_suites_join_the_host_suites_by_default(pytester: pytest.Pytester) -> None:
-    reprec = pytester.inline_run("--toolconformance", "-p", "no:cacheprovider", "--collect-only", "-q",
-                                 f"--toolconformance-plugin={PY / 'conforming.py'}")
-    ids = [i.nodeid for r in reprec.getreports("pytest_collectreport") for i in r.result if isinstance(i, pytest.Item)]
+def test_plugin_suites_join_the_host_suites_when_asked(pytester: pytest.Pytester) -> None:
+    def collected(*extra: str) -> list[str]:
+        reprec = pytester.inline_run("--toolconformance", "-p", "no:cacheprovider", "--collect-only", "-q",
+                                     f"--toolconformance-plugin={PY / 'conforming.py'}", *extra)
+        return [i.nodeid for r in reprec.getreports("pytest_collectreport") for i in r.result
+                if isinstance(i, pytest.Item)]
+
+    ids = collected("--toolconformance-suites=all")
     assert any(i.endswith("suite_plugin_names.py::test_file_target_name[NAME-1-conforming-MyTool]") for i in ids)
-    assert any(i.startswith("suite_scenarios.py::") for i in ids), "the host suites should still run"
+    assert any(i.startswith("suite_scenarios.py::") for i in ids), "--toolconformance-suites=all runs the host suites too"
+    ids = collected()
+    assert ids and not any(i.startswith("suite_scenarios.py::") for i in ids), "a plugin alone runs plugin checks only"
 
 
 def test_rule_selection_with_k(pytester: pytest.Pytester) -> None:

@@ -102,7 +102,7 @@ def test_built_report_is_valid_and_scoped() -> None:
     collector.add_all([_facts("a", "setup", "passed"), _facts("a", "call", "failed", message="[CAP-1] no"),
                        _facts("b", "call", "passed", rules=("REG-1",))])
     report = build_report(collector, kit_version="0", host={"spec": "x", "name": "h", "version": "1",
-                                                            "capabilities": []}, plugins=[])
+                                                            "capabilities": []}, plugins=[], suites="host")
     validate(report)
     statuses = {r["id"]: r["status"] for r in report["rules"]}
     assert statuses["CAP-1"] == "failed" and statuses["REG-1"] == "passed"
@@ -111,7 +111,63 @@ def test_built_report_is_valid_and_scoped() -> None:
     out = {r["id"] for r in report["out_of_scope"]}
     assert "REG-2" in out and "REG-2" not in statuses
     assert set(statuses) | out == set(all_rules())
-    assert report["ok"] is False
+    assert report["ok"] is False and report["why"] == ["1 rule(s) failed, 0 errored"]
+    # The rule's own text travels with the report: it must read without the kit's repository.
+    cap1 = next(r for r in report["rules"] if r["id"] == "CAP-1")
+    assert cap1["statement"] == all_rules()["CAP-1"].statement and cap1["fix"] and cap1["seed"].startswith("¶")
+
+
+def test_plugin_run_scopes_out_host_rules() -> None:
+    collector = OutcomeCollector()
+    collector.add(_facts("a", "call", "passed", rules=("REG-1",)))
+    report = build_report(collector, kit_version="0", host={"spec": "x", "name": None, "version": None,
+                                                            "capabilities": [], "checked": False},
+                          plugins=["p"], suites="plugin")
+    validate(report)
+    scoped = {r["id"] for r in report["rules"]}
+    assert scoped == {r.id for r in all_rules().values() if r.plugin_rule}
+    assert {r["id"] for r in report["out_of_scope"]} == {r.id for r in all_rules().values() if not r.plugin_rule}
+    assert all("checks plugins only" in r["reason"] for r in report["out_of_scope"])
+    assert report["summary"]["rules"] == len(scoped) and report["ok"] is True
+
+
+def test_not_applicable_and_blocked_are_their_own_outcomes() -> None:
+    collector = OutcomeCollector()
+    collector.add_all([
+        _facts("na", "setup", "skipped", rules=("SCHEMA-3",), message="not applicable: no choice between parameters"),
+        _facts("bl", "setup", "skipped", rules=("REG-3",), message="blocked by REG-1: the plugin did not load"),
+        _facts("sk", "setup", "skipped", rules=("CAP-2",), message="host lacks calls"),
+        _facts("na2", "setup", "skipped", rules=("CAP-3",), message="not applicable: x"),
+        _facts("ok", "call", "passed", rules=("CAP-3",)),
+    ])
+    report = build_report(collector, kit_version="0", host={"spec": "x", "name": "h", "version": "1",
+                                                            "capabilities": []}, plugins=["p"], suites="all")
+    validate(report)
+    rules = {r["id"]: r for r in report["rules"]}
+    assert rules["SCHEMA-3"]["status"] == "not-applicable"
+    assert rules["SCHEMA-3"]["skip_reasons"] == ["not applicable: no choice between parameters"]
+    assert rules["REG-3"]["status"] == "blocked" and rules["REG-3"]["blocked_by"] == ["REG-1"]
+    # A blocked check counts toward neither rule: REG-1 itself is not decided by it.
+    assert rules["REG-1"]["status"] == "not-run"
+    assert rules["CAP-2"]["status"] == "skipped"
+    assert rules["CAP-3"]["status"] == "passed", "a check that ran decides over one that does not apply"
+    assert report["summary"]["not-applicable"] == 1 and report["summary"]["blocked"] == 1
+    assert report["ok"] is True
+
+
+def test_a_run_of_zero_checks_is_not_ok() -> None:
+    collector = OutcomeCollector()
+    collector.add(_facts("sk", "setup", "skipped", rules=("CAP-2",), message="host lacks calls"))
+    report = build_report(collector, kit_version="0", host={"spec": "x", "name": "h", "version": "1",
+                                                            "capabilities": []}, plugins=[], suites="host")
+    validate(report)
+    assert report["ok"] is False and report["why"][0].startswith("no check ran")
+    unfinished = build_report(OutcomeCollector(), kit_version="0", host={"spec": "x", "name": "h", "version": "1",
+                                                                         "capabilities": []}, plugins=[],
+                              suites="host", incomplete=["interrupted"])
+    validate(unfinished)
+    assert unfinished["ok"] is False and unfinished["why"][0] == "interrupted"
+    assert all("did not finish" in r["reason"] for r in unfinished["rules"])
 
 
 # -- real runs ----------------------------------------------------------------------------------

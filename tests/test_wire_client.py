@@ -357,7 +357,7 @@ def test_internal_errors_are_protocol_faults_and_contract_errors_are_answers(tmp
 def test_protocol_faults_are_errors_and_broken_rules_are_failures(pytester: pytest.Pytester) -> None:
     pytester.makepyfile(test_outcomes="""
         import pytest
-        from pytest_toolconformance.host.client import ConformanceFailure
+        from pytest_toolconformance.findings import Finding
         from pytest_toolconformance.host.wire.errors import WireProtocolError
 
         def test_protocol_fault():
@@ -368,7 +368,7 @@ def test_protocol_faults_are_errors_and_broken_rules_are_failures(pytester: pyte
             raise ExceptionGroup("two", [ValueError("x"), WireProtocolError("my-host", "timeout", "slow")])
 
         def test_broken_rule():
-            raise ConformanceFailure("CAP-1", "a cut description", "an uncut one")
+            raise Finding("CAP-1", "a cut description", "an uncut one")
     """)
     result = pytester.runpytest("-p", "no:cacheprovider", "-rfE", "--junitxml=junit.xml")
     result.assert_outcomes(failed=1, errors=2)

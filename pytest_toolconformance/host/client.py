@@ -3,48 +3,32 @@
 Suites talk to a host only through this client, which talks only through the adapter contract.
 An answer that is not of the contract's shape raises :class:`HostProtocolError` (the host's bug,
 reported as *errored*); a refusal of input raises :class:`HostRefusal` where the caller wants an
-answer; a rule that does not hold raises :class:`ConformanceFailure`. A method the host answers
+answer; a rule that does not hold raises a :class:`~pytest_toolconformance.findings.Finding` whose
+subject is the host. A method the host answers
 ``unsupported`` without declaring a capability that covers it skips the test, naming the capability.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from typing import Any, Literal
 
 import pytest
 
+from pytest_toolconformance.findings import Finding, shorten
 from pytest_toolconformance.host.contract import BY_NAME, JSON
 from pytest_toolconformance.host.errors import HostProtocolError, HostRefusal
 
 
-class ConformanceFailure(AssertionError):
-    """A rule did not hold. The message names the rule, the expectation, what the host did, and the
-    smallest scenario that shows it."""
-
-    def __init__(self, rule: str, expected: str, actual: Any, scenario: Any = None) -> None:
-        self.rule = rule
-        text = f"[{rule}] expected: {expected}\n  host did: {_short(actual)}"
-        if scenario is not None:
-            text += f"\n  smallest scenario: {_short(scenario, 1500)}"
-        super().__init__(text)
-
-
-def _short(value: Any, limit: int = 800) -> str:
-    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, sort_keys=True, default=repr)
-    return text if len(text) <= limit else text[: limit - 20] + f"... ({len(text)} chars)"
-
-
 def check(condition: bool, rule: str, expected: str, actual: Any, scenario: Any = None) -> None:
-    """Raise :class:`ConformanceFailure` unless ``condition``."""
+    """Raise a :class:`Finding` of the host unless ``condition``; ``scenario`` is its smallest reproduction."""
     if not condition:
-        raise ConformanceFailure(rule, expected, actual, scenario)
+        raise Finding(rule, expected, actual, subject="host", reproduction=scenario)
 
 
 def _answer(method: str, value: Any) -> Any:
     if not isinstance(value, Mapping):
-        raise HostProtocolError(f"host answered {method}() with {type(value).__name__}, not an object: {_short(value)}")
+        raise HostProtocolError(f"host answered {method}() with {type(value).__name__}, not an object: {shorten(value, 800, verbatim=True)}")
     return value
 
 

@@ -36,12 +36,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import hypothesis
 import pytest
-from hypothesis import HealthCheck, Phase, given
-from hypothesis import strategies as st
 
 from pytest_toolconformance import options as settings_module
+from pytest_toolconformance.findings import Finding, shorten
 from pytest_toolconformance.plugins.loaders import (
     LoadedPlugin,
     PluginExitError,
@@ -54,7 +52,8 @@ from reference_host import Host
 from reference_host.asyncutil import CallTimeout, run_bounded
 from reference_host.context import CallContext, active_call, current_call
 from reference_host.errors import HostError
-from reference_host.registry import Finding, InstallReport, Refusal, Registration
+from reference_host.registry import Finding as HostFinding
+from reference_host.registry import InstallReport, Refusal, Registration
 from reference_host.tools import Tool
 from reference_host.transport import is_transport_failure
 
@@ -150,7 +149,7 @@ class PluginUnderTest:
         self.loaded: LoadedPlugin | None = None
         self.host: Host | None = None
         self.report: InstallReport | None = None
-        self.register_findings: list[Finding] = []
+        self.register_findings: list[HostFinding] = []
         self.error: str | None = None
         self.error_rule = "REG-1"
         self.tools: list[ToolUnderTest] = []
@@ -329,23 +328,15 @@ class PluginRun:
 
     def __init__(self, config: pytest.Config) -> None:
         self.config = config
-        self.settings = settings_module.current()
+        self.settings = settings_module.of(config)
         self._plugins: list[PluginUnderTest] | None = None
-
-    def _base(self) -> Path:
-        from_cli = self.config.getoption("toolconformance_plugin", None) is not None
-        if from_cli or self.config.inipath is None:
-            return Path(self.config.invocation_params.dir)
-        return self.config.inipath.parent
 
     @property
     def plugins(self) -> list[PluginUnderTest]:
         if self._plugins is None:
-            base = self._base()
             self._plugins = []
             for index, spec in enumerate(self.settings.plugins):
-                path = Path(spec).expanduser()
-                path = path if path.is_absolute() else base / path
+                path = settings_module.resolve_path(self.config, "toolconformance_plugin", spec)
                 self._plugins.append(load_and_install(index, spec, path, self.settings.timeout))
         return self._plugins
 
@@ -603,7 +594,7 @@ def success_evidence(record: CallRecord, bad_values: Sequence[Any], reference: C
     if used:
         return f"its answer shows it used a value that was not given ({used.group(0)!r})"
     if reference is not None and reference.answered and reference.comparable_text == record.comparable_text:
-        return f"it answered exactly as it answers {short(reference.arguments, 120)}"
+        return f"it answered exactly as it answers {shorten(reference.arguments, 120)}"
     return None
 
 
@@ -620,14 +611,6 @@ def _text_of(result: Any) -> str:
         if isinstance(content, str):
             return content
     return "" if result is None else str(result)
-
-
-def short(value: Any, limit: int = 300) -> str:
-    try:
-        text = json.dumps(value, ensure_ascii=False, sort_keys=True, default=repr)
-    except (TypeError, ValueError):
-        text = repr(value)
-    return text if len(text) <= limit else text[: limit - 15] + f"... ({len(text)} chars)"
 
 
 @dataclass
@@ -683,7 +666,7 @@ class CallRecord:
     @property
     def blob(self) -> str:
         """Text and details together, for finding echoed identity or access."""
-        return self.text + "\n" + short(self.details if self.details is not None else
+        return self.text + "\n" + shorten(self.details if self.details is not None else
                                         (self.result.get("details") if isinstance(self.result, Mapping) else None), 100000)
 
     @property
@@ -726,7 +709,7 @@ class CallRecord:
 
     def reproduce(self) -> str:
         how = "through the host" if self.via == "host" else "handing them to its execute directly"
-        return f"call {self.tool} with {short(self.arguments, 600)} ({how})"
+        return f"call {self.tool} with {shorten(self.arguments, 600)} ({how})"
 
 
 @dataclass
@@ -763,10 +746,10 @@ class Subject:
 
     # -- reporting ----------------------------------------------------------------------------
     def finding(self, expected: str, did: str, record: CallRecord | None = None, *, fix: str | None = None,
-                rule: str | None = None) -> PluginFinding:
+                rule: str | None = None) -> Finding:
         where = f"tool {self.tool.name} of plugin {self.plugin.name}" if self.tool else f"plugin {self.plugin.name}"
-        return PluginFinding(rule or self.rule, where, expected, did,
-                             reproduce=record.reproduce() if record is not None else None, fix=fix)
+        return Finding(rule or self.rule, expected, did, subject="tool" if self.tool else "plugin", where=where,
+                       reproduction=record.reproduce() if record is not None else None, fix=fix)
 
     def advise(self, message: str, rule: str | None = None) -> None:
         rule = rule or self.rule
@@ -901,7 +884,7 @@ class Subject:
         else:
             message = (
                 f"tool {record.tool} of plugin {record.plugin} did not answer within {self.settings.timeout:g} s "
-                f"when called with {short(record.arguments)}; the kit abandoned the call. Look for a blocking call "
+                f"when called with {shorten(record.arguments)}; the kit abandoned the call. Look for a blocking call "
                 "or an endless loop in its execute"
             )
         self.plugin.broken[self.tool.name] = BrokenTool(message, self.nodeid, self.rule)
@@ -920,39 +903,3 @@ class Subject:
                     yield
             finally:
                 os.chdir(previous)
-
-
-class PluginFinding(AssertionError):
-    """A plugin rule did not hold: the rule, the tool, what was expected, what it did, how to reproduce and fix."""
-
-    def __init__(self, rule: str, where: str, expected: str, did: str, *, reproduce: str | None = None,
-                 fix: str | None = None) -> None:
-        self.rule = rule
-        text = f"[{rule}] {where}: expected {expected}\n  the plugin did: {did}"
-        if reproduce:
-            text += f"\n  reproduce: {reproduce}"
-        if fix:
-            text += f"\n  fix: {fix}"
-        super().__init__(text)
-
-
-def run_property(strategy: st.SearchStrategy[Any], body: Callable[[Any], None], *, cap: int | None = None) -> None:
-    """Run ``body`` over ``strategy`` with the kit's max_examples and seed; failures are shrunk."""
-    current = settings_module.current()
-    examples = current.max_examples if cap is None else min(cap, current.max_examples)
-
-    @hypothesis.settings(
-        max_examples=max(1, examples),
-        deadline=None,
-        database=None,
-        suppress_health_check=list(HealthCheck),
-        phases=(Phase.explicit, Phase.reuse, Phase.generate, Phase.shrink),
-        print_blob=False,
-    )
-    @given(strategy)
-    def check(value: Any) -> None:
-        body(value)
-
-    if current.seed is not None:
-        check = hypothesis.seed(current.seed)(check)
-    check()

@@ -28,6 +28,8 @@ from pytest_toolconformance.rules import all_rules
 
 FORMAT_HINT = 'each entry is [[deviation]] with rule = "ID" (or test = "NODE-ID"), reason = "..." and optional link = "..."'
 _KEYS = {"rule", "test", "reason", "link"}
+#: The reason of an entry that --toolconformance-deviations-update wrote: a person must replace it.
+PLACEHOLDER = "TODO: say why the host deviates from this rule (a person must write this; the kit refuses the entry until then)"
 
 
 class DeviationsError(ValueError):
@@ -117,7 +119,7 @@ def _parse(path: Path, source: str) -> Any:
     raise _fail(source, "file", f"has extension {suffix or '(none)'!r}; use .toml or .json")
 
 
-def _entry(raw: Any, index: int, source: str, known: Iterable[str]) -> Deviation:
+def _entry(raw: Any, index: int, source: str, known: Iterable[str], placeholders: bool) -> Deviation:
     where = f"entry {index}"
     if not isinstance(raw, Mapping):
         raise _fail(source, where, f"is {type(raw).__name__}, not a table/object; {FORMAT_HINT}")
@@ -134,16 +136,23 @@ def _entry(raw: Any, index: int, source: str, known: Iterable[str]) -> Deviation
             raise _fail(source, where, f"{key} must be a non-empty string")
     if "reason" not in raw:
         raise _fail(source, where, "has no reason; say why the host deviates (a deviation without a reason is not reviewable)")
+    if raw["reason"].strip() == PLACEHOLDER and not placeholders:
+        raise _fail(source, where, "reason is still the placeholder --toolconformance-deviations-update wrote; "
+                                   "write why the host deviates, or delete the entry")
     rule = raw.get("rule")
     if rule is not None and rule not in known:
-        raise _fail(source, where, f"rule {rule} is not in the rule catalog (RULES.md); fix the ID or delete the entry")
+        raise _fail(source, where, f"rule {rule} is not a rule of this kit (the report lists them all); "
+                                   "fix the ID or delete the entry")
     return Deviation(index=index, reason=raw["reason"].strip(), rule=rule, test=raw.get("test"), link=raw.get("link"))
 
 
-def load_deviations(path: str | Path, *, source: str | None = None) -> Deviations:
-    """Read and check a deviations file; anything wrong is a :class:`DeviationsError` in one line."""
+def load_deviations(path: str | Path, *, source: str | None = None, updating: bool = False) -> Deviations:
+    """Read and check a deviations file; anything wrong is a :class:`DeviationsError` in one line.
+    ``updating`` (--toolconformance-deviations-update): a missing file is empty, placeholders pass."""
     path = Path(path)
     source = source or str(path)
+    if updating and not path.exists():
+        return Deviations(source=source)
     doc = _parse(path, source)
     if not isinstance(doc, Mapping) or set(doc) - {"deviation"}:
         raise _fail(source, "file", f"must hold only a list named deviation; {FORMAT_HINT}")
@@ -151,10 +160,35 @@ def load_deviations(path: str | Path, *, source: str | None = None) -> Deviation
     if not isinstance(raw_entries, list):
         raise _fail(source, "deviation", f"must be a list; {FORMAT_HINT}")
     known = all_rules()
-    entries = [_entry(raw, i, source, known) for i, raw in enumerate(raw_entries, start=1)]
+    entries = [_entry(raw, i, source, known, updating) for i, raw in enumerate(raw_entries, start=1)]
     seen: dict[str, int] = {}
     for entry in entries:
         if entry.key in seen:
             raise _fail(source, f"entry {entry.index} ({entry.key})", f"repeats entry {seen[entry.key]}; delete one of them")
         seen[entry.key] = entry.index
     return Deviations(source=source, entries=tuple(entries))
+
+
+def updated(deviations: Deviations, failed_rules: Sequence[str], stale: Iterable[Deviation]) -> tuple[list[dict[str, str]], list[str], list[str]]:
+    """(entries, added, removed): the file's entries without the stale ones, plus a placeholder entry for
+    every failed rule no entry covers yet."""
+    stale_keys = {e.key for e in stale}
+    kept = [e for e in deviations.entries if e.key not in stale_keys]
+    covered = {e.rule for e in kept if e.rule is not None}
+    added = [rule for rule in dict.fromkeys(failed_rules) if rule not in covered]
+    entries = [{k: v for k, v in e.as_json().items() if k != "entry"} for e in kept]
+    entries += [{"rule": rule, "reason": PLACEHOLDER} for rule in added]
+    return entries, added, sorted(stale_keys)
+
+
+def dump(entries: Sequence[Mapping[str, str]], path: Path) -> str:
+    """The text of a deviations file: TOML or JSON by the file's extension."""
+    if path.suffix.lower() == ".json":
+        return json.dumps({"deviation": list(entries)}, indent=2, ensure_ascii=False) + "\n"
+    blocks = []
+    for entry in entries:
+        # A JSON string is a valid TOML basic string (the same escapes).
+        lines = ["[[deviation]]"] + [f"{key} = {json.dumps(entry[key], ensure_ascii=False)}"
+                                     for key in ("rule", "test", "reason", "link") if key in entry]
+        blocks.append("\n".join(lines))
+    return "\n\n".join(blocks) + "\n" if blocks else "# known deviations: none\n"

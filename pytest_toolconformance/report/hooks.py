@@ -1,7 +1,8 @@
 """The pytest hooks of CI gating: known deviations, the report by rule, its Markdown and HTML pages.
 
-Thin on purpose: the decisions live in :mod:`.deviations` and :mod:`.report`, the pages in
-:mod:`.markdown_report` and :mod:`.html_report`. Under pytest-xdist every worker turns declared
+Thin on purpose: the decisions live in :mod:`.deviations` and :mod:`.model`, the pages in
+:mod:`.markdown` and :mod:`.html`. A failure that is a :class:`~pytest_toolconformance.findings.Finding`
+is shown as the finding and its rerun line only (the kit's traceback with ``--tb=long``). Under pytest-xdist every worker turns declared
 failures into xfail-like outcomes where the test runs (``pytest_runtest_makereport``), and only the
 controller collects outcomes (from ``pytest_runtest_logreport``, which carries ``user_properties``)
 and writes the report, once.
@@ -21,13 +22,18 @@ import pytest
 
 from pytest_toolconformance import __version__
 from pytest_toolconformance._proc import confinement_summary
-from pytest_toolconformance.options import Settings
+from pytest_toolconformance.findings import Finding, finding_in
+from pytest_toolconformance.host.connect import DEFAULT_HOST
+from pytest_toolconformance.options import Settings, resolve_path
+from pytest_toolconformance.report import deviations as deviations_file
 from pytest_toolconformance.report.deviations import Deviations, DeviationsError, load_deviations
-from pytest_toolconformance.report.html import catalog_href, render_html
+from pytest_toolconformance.report.html import render_html
 from pytest_toolconformance.report.markdown import render_markdown
 from pytest_toolconformance.report.model import (
     DEVIATION_PROPERTY,
     ERROR_ATTR,
+    FINDING_PROPERTY,
+    RULE_STATUSES,
     OutcomeCollector,
     build_report,
     facts_from_report,
@@ -36,16 +42,23 @@ from pytest_toolconformance.report.model import (
 )
 
 PLUGIN_NAME = "toolconformance-reporting"
+UNFINISHED = "the run did not finish: this is the report written when it started (it was killed, or its output pipe closed)"
 
 
-def _resolve(config: pytest.Config, dest: str, value: str) -> Path:
-    """A path from the command line is relative to where pytest was started; from ini, to the ini file."""
-    path = Path(value).expanduser()
-    if path.is_absolute():
-        return path
-    from_cli = config.getoption(dest, None) is not None
-    base = config.invocation_params.dir if from_cli or config.inipath is None else config.inipath.parent
-    return base / path
+def rerun_line(settings: Settings, config: pytest.Config, item: pytest.Item, finding: Finding) -> str:
+    """A command to paste that checks this finding again, with the same generated cases."""
+    parts = ["pytest"]
+    if finding.subject == "host":
+        parts.append("--toolconformance")
+        if settings.host != DEFAULT_HOST:
+            parts.append(f"--toolconformance-host={settings.host}")
+    elif config.getoption("toolconformance_plugin", None) is not None:
+        parts += [f"--toolconformance-plugin={spec}" for spec in settings.plugins]
+    parts.append(f"--toolconformance-seed={settings.seed}")
+    props = dict(item.user_properties)
+    name = props.get("tool") or props.get("plugin") or getattr(item, "originalname", None) or item.name
+    parts.append(f'-k "{finding.rule} and {name}"')
+    return " ".join(parts)
 
 
 def _host_info(adapter: Any, spec: str) -> dict[str, Any]:
@@ -68,7 +81,7 @@ def _host_info(adapter: Any, spec: str) -> dict[str, Any]:
 
 
 class ReportingPlugin:
-    """Registered by plugin.py when ``--toolconformance`` is on."""
+    """Registered by plugin.py when the kit is on."""
 
     def __init__(self, config: pytest.Config, settings: Settings, adapter: Any) -> None:
         self.config = config
@@ -76,17 +89,24 @@ class ReportingPlugin:
         self.adapter = adapter
         self.is_worker = hasattr(config, "workerinput")
         self.deviations: Deviations | None = None
+        self.deviations_path: Path | None = None
+        if settings.deviations_update and not settings.deviations:
+            raise pytest.UsageError("--toolconformance-deviations-update needs the file to write: "
+                                    "add --toolconformance-deviations=PATH (.toml or .json)")
         if settings.deviations:
-            path = _resolve(config, "toolconformance_deviations", settings.deviations)
+            self.deviations_path = resolve_path(config, "toolconformance_deviations", settings.deviations)
             try:
-                self.deviations = load_deviations(path, source=settings.deviations)
+                self.deviations = load_deviations(self.deviations_path, source=settings.deviations,
+                                                  updating=settings.deviations_update)
             except DeviationsError as exc:
                 raise pytest.UsageError(str(exc)) from None
-        self.report_path = _resolve(config, "toolconformance_report", settings.report) if settings.report else None
+        self.report_path = resolve_path(config, "toolconformance_report", settings.report) if settings.report else None
         self.collector = OutcomeCollector()
         self.report: dict[str, Any] | None = None
         self.written: list[Path] = []
+        self.updated: str | None = None
         self.host: dict[str, Any] = {}
+        self.collect_errors = 0
         self.started = time.time()
 
     # -- where the test runs (a worker, or the only process) ------------------------------------
@@ -94,12 +114,22 @@ class ReportingPlugin:
     @pytest.hookimpl(wrapper=True)
     def pytest_runtest_makereport(self, item: pytest.Item, call: pytest.CallInfo[None]) -> Generator[None, Any, Any]:
         report = yield
+        if report.when != "call" or not report.failed or call.excinfo is None:
+            return report
+        finding = finding_in(call.excinfo.value)
+        if finding is not None:
+            text = f"{finding.text()}\n  rerun: {rerun_line(self.settings, self.config, item, finding)}"
+            report.user_properties.append((FINDING_PROPERTY, text))
+            if self.config.getoption("tbstyle", "auto") != "long":
+                # The finding is the whole story; the kit's frames and Hypothesis' notes are noise to a
+                # plugin author (and shown with --tb=long).
+                report.longrepr = text
         # An errored test (the host broke the protocol, marked by wire.outcomes) is never excused.
-        if report.when != "call" or not report.failed or hasattr(report, "wasxfail") or getattr(report, ERROR_ATTR, None):
+        if hasattr(report, "wasxfail") or getattr(report, ERROR_ATTR, None):
             return report
         rules = [str(v) for k, v in item.user_properties if k == "rule"]
         entry = self.deviations.for_test(item.nodeid, rules) if self.deviations is not None else None
-        if entry is not None and rules and call.excinfo is not None:
+        if entry is not None and rules:
             # xfail-like: pytest counts it as xfailed, so the exit code no longer says "failed".
             report.outcome = "skipped"
             report.wasxfail = f"known deviation, {entry.describe(self.deviations.source)}: {entry.reason}"
@@ -113,25 +143,73 @@ class ReportingPlugin:
     def pytest_sessionstart(self, session: pytest.Session) -> None:
         if not self.is_worker:
             self.started = time.time()
-            self.host = _host_info(self.adapter, self.settings.host)
+            self.host = self._host()
+            if self.report_path is not None:
+                # Replaced at the end; a run that dies before (a closed output pipe, a kill) leaves a
+                # report that says so, never an earlier run's green one.
+                self._write(self._build(session, [UNFINISHED]), self.report_path, summary=False)
+
+    def _host(self) -> dict[str, Any]:
+        if not self.settings.host_suites:
+            return {"spec": self.settings.host, "name": None, "version": None, "capabilities": [], "checked": False}
+        return _host_info(self.adapter, self.settings.host)
+
+    def pytest_collectreport(self, report: pytest.CollectReport) -> None:
+        if report.failed:
+            self.collect_errors += 1
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         if not self.is_worker:
             self.collector.add(facts_from_report(report))
 
+    def _incomplete(self, session: pytest.Session, exitstatus: int) -> list[str]:
+        """Why the run did not finish as asked (an unfinished run never reports that it conforms)."""
+        why: list[str] = []
+        if self.collect_errors:
+            why.append(f"{self.collect_errors} error(s) during collection: some checks were never collected")
+        elif exitstatus == pytest.ExitCode.INTERRUPTED:
+            why.append("interrupted (Ctrl-C, KeyboardInterrupt or pytest.exit) before every check ran")
+        if exitstatus == pytest.ExitCode.INTERNAL_ERROR:
+            why.append("the run crashed (an internal error, e.g. its output pipe was closed)")
+        for stop in (session.shouldfail, session.shouldstop):
+            if stop:
+                why.append(f"cut short ({stop if isinstance(stop, str) else 'stopped early'}): "
+                           "the checks after the stop never ran")
+        return why
+
     def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
         if self.is_worker:
             return
-        report = build_report(
-            self.collector, kit_version=__version__, host=self.host or _host_info(self.adapter, self.settings.host),
-            plugins=self.settings.plugins, deviations=self.deviations, run=self._run_facts(session),
-        )
-        if report["deviations"]["stale"] and session.exitstatus == pytest.ExitCode.OK:
-            session.exitstatus = pytest.ExitCode.TESTS_FAILED
+        report = self._build(session, self._incomplete(session, int(exitstatus)))
+        if not report["ok"] and session.exitstatus == pytest.ExitCode.OK:
+            nothing_ran = all(w.startswith("no check ran") for w in report["why"])
+            session.exitstatus = pytest.ExitCode.NO_TESTS_COLLECTED if nothing_ran else pytest.ExitCode.TESTS_FAILED
         report["run"]["exitstatus"] = int(session.exitstatus)
         self.report = report
+        if self.settings.deviations_update:
+            self._update_deviations(report)
         if self.report_path is not None:
             self._write(report, self.report_path)
+
+    def _build(self, session: pytest.Session, incomplete: list[str]) -> dict[str, Any]:
+        return build_report(
+            self.collector, kit_version=__version__, host=self.host or self._host(),
+            plugins=self.settings.plugins, deviations=self.deviations, run=self._run_facts(session),
+            suites=self.settings.suites, incomplete=incomplete,
+        )
+
+    def _update_deviations(self, report: dict[str, Any]) -> None:
+        assert self.deviations is not None and self.deviations_path is not None
+        failed = [r["id"] for r in report["rules"] if r["status"] == "failed"]
+        stale_entries = {s["entry"] for s in report["deviations"]["stale"]}
+        stale = [e for e in self.deviations.entries if e.index in stale_entries]
+        entries, added, removed = deviations_file.updated(self.deviations, failed, stale)
+        self.deviations_path.parent.mkdir(parents=True, exist_ok=True)
+        self.deviations_path.write_text(deviations_file.dump(entries, self.deviations_path), "utf-8")
+        self.updated = (f"deviations: wrote {self.deviations_path}: {len(added)} added"
+                        + (f" ({', '.join(added)}: write their reasons, the kit refuses the placeholder)"
+                           if added else "")
+                        + f", {len(removed)} stale removed" + (f" ({', '.join(removed)})" if removed else ""))
 
     def _run_facts(self, session: pytest.Session) -> dict[str, Any]:
         workers = getattr(self.config.option, "numprocesses", None)
@@ -142,44 +220,60 @@ class ReportingPlugin:
             "python": platform.python_version(),
             "workers": workers if isinstance(workers, int) else 0,
             "args": [str(a) for a in self.config.invocation_params.args],
-            **({"sandbox": confinement_summary()} if self.settings.plugins else {}),
+            "suites": self.settings.suites,
+            "seed": self.settings.seed,
+            "seed_sentence": self.settings.seed_sentence(),
+            **({"sandbox": confinement_summary()} if self.settings.plugin_suites else {}),
         }
 
-    def _write(self, report: dict[str, Any], path: Path) -> None:
+    def _write(self, report: dict[str, Any], path: Path, *, summary: bool = True) -> None:
         write_json(report, path)
-        markdown = render_markdown(report, catalog_href(sibling(path, ".md")))
         md_path, html_path = sibling(path, ".md"), sibling(path, ".html")
-        md_path.write_text(markdown, "utf-8")
-        html_path.write_text(render_html(report, catalog=catalog_href(html_path)), "utf-8")
+        md_path.write_text(render_markdown(report), "utf-8")
+        html_path.write_text(render_html(report), "utf-8")
         self.written = [path, md_path, html_path]
-        summary = os.environ.get("GITHUB_STEP_SUMMARY")
-        if summary:
+        step_summary = os.environ.get("GITHUB_STEP_SUMMARY")
+        if summary and step_summary:
             # Appended, not written: several steps (or several runs in one step) share the summary.
-            with open(summary, "a", encoding="utf-8") as out:
+            with open(step_summary, "a", encoding="utf-8") as out:
                 out.write(render_markdown(report) + "\n")
-            self.written.append(Path(summary))
+            self.written.append(Path(step_summary))
 
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
         report = self.report
         if self.is_worker or report is None:
             return
-        counts = ", ".join(f"{report['summary'][s]} {s}" for s in ("passed", "failed", "errored", "deviation",
-                                                                   "skipped", "not-run") if report["summary"][s])
+        summary = report["summary"]
+        counts = ", ".join(f"{summary[s]} {s}" for s in RULE_STATUSES if summary[s])
+        write = terminalreporter.write_line
         terminalreporter.write_sep("-", "toolconformance: rules")
-        terminalreporter.write_line(f"{report['summary']['rules']} rules: {counts or 'none ran'}")
+        write(f"{summary['rules']} rules in scope: {counts or 'none ran'}")
         for rule in report["rules"]:
             if rule["status"] in ("failed", "errored"):
-                terminalreporter.write_line(f"{rule['status'].upper()} {rule['id']}: {len(rule['decided_by'])} test(s)",
-                                            red=True)
+                write(f"{rule['status'].upper()} {rule['id']}: {len(rule['decided_by'])} test(s)", red=True)
             elif rule["status"] == "deviation":
                 reasons = "; ".join(d["reason"] for d in rule.get("deviation", []))
-                terminalreporter.write_line(f"DEVIATION {rule['id']} (known): {reasons}", yellow=True)
+                write(f"DEVIATION {rule['id']} (known): {reasons}", yellow=True)
+            elif rule["status"] == "blocked":
+                write(f"BLOCKED {rule['id']}: by {', '.join(rule['blocked_by'])} (fix that rule first)", yellow=True)
+            elif rule["status"] == "not-applicable":
+                write(f"NOT APPLICABLE {rule['id']}: {'; '.join(rule['skip_reasons'])}")
+        scope = report["out_of_scope"]
+        if scope:
+            write(f"{len(scope)} rules out of scope: " + "; ".join(sorted({r["reason"] for r in scope})))
         for note in report["deviations"]["unused"]:
-            terminalreporter.write_line(f"note: {note['message']}", yellow=True)
+            write(f"note: {note['message']}", yellow=True)
         for stale in report["deviations"]["stale"]:
-            terminalreporter.write_line(f"ERROR: {stale['message']}", red=True, bold=True)
+            write(f"ERROR: {stale['message']}", red=True, bold=True)
+        write(f"toolconformance: {report['run']['seed_sentence']}")
+        if report["ok"]:
+            write("toolconformance: conforms", green=True, bold=True)
+        else:
+            write("toolconformance: does not conform: " + "; ".join(report["why"]), red=True, bold=True)
+        if self.updated:
+            write(self.updated, yellow=True)
         if self.written:
-            terminalreporter.write_line("report: " + ", ".join(str(p) for p in self.written))
+            write("report: " + ", ".join(str(p) for p in self.written))
 
 
 def register_reporting(config: pytest.Config, settings: Settings, adapter: Any) -> ReportingPlugin:

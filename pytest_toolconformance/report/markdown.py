@@ -1,14 +1,19 @@
-"""The report as Markdown: for ``$GITHUB_STEP_SUMMARY`` and for ``<report>.md``."""
+"""The report as Markdown: for ``$GITHUB_STEP_SUMMARY`` and for ``<report>.md``.
+
+It stands alone: each rule that needs attention carries its own text, the seed paragraphs it
+comes from and its fix, and the failure text is the finding with its rerun line; no link points
+at a file that exists only in the kit's repository.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
 
-from pytest_toolconformance.catalog import anchor
-
-ICON = {"passed": "✅", "failed": "❌", "errored": "💥", "deviation": "⚠️", "skipped": "⏭️", "not-run": "▫️"}
-_ORDER = ("failed", "errored", "deviation", "skipped", "not-run", "passed")
+ICON = {"passed": "✅", "failed": "❌", "errored": "💥", "deviation": "⚠️", "blocked": "⛔", "skipped": "⏭️",
+        "not-applicable": "➖", "not-run": "▫️"}
+ORDER = ("failed", "errored", "deviation", "blocked", "skipped", "not-applicable", "not-run", "passed")
+ATTENTION = ("failed", "errored", "deviation", "blocked")
 
 
 def _cell(text: str, limit: int = 300) -> str:
@@ -18,19 +23,45 @@ def _cell(text: str, limit: int = 300) -> str:
     return one_line.replace("|", "\\|")
 
 
-def render_markdown(report: Mapping[str, Any], catalog_href: str = "docs/rules.md") -> str:
+def verdict(report: Mapping[str, Any]) -> str:
+    return "conforms" if report["ok"] else "does not conform"
+
+
+def _rule_details(rule: Mapping[str, Any]) -> list[str]:
+    lines = [f"#### {ICON[rule['status']]} {rule['id']} — {rule['status']}", "", rule["statement"]]
+    if rule.get("reading"):
+        lines += ["", f"**Reading:** {rule['reading']}"]
+    lines += ["", f"Seed: {rule['seed']}. Fix: {rule['fix']}"]
+    for dev in rule.get("deviation", []):
+        lines += ["", f"Known deviation (entry {dev['entry']}): {dev['reason']}" + (f" ({dev['link']})" if dev.get("link") else "")]
+    if rule["status"] == "blocked":
+        lines += ["", f"Blocked by {', '.join(rule['blocked_by'])}: fix that rule first."]
+    for message in rule.get("messages", []):
+        lines += ["", "```text", message.replace("```", "'''"), "```"]
+    return lines + [""]
+
+
+def render_markdown(report: Mapping[str, Any]) -> str:
     host = report["host"]
     summary = report["summary"]
-    verdict = "✅ conforms" if report["ok"] else "❌ does not conform"
-    counts = ", ".join(f"{ICON[s]} {summary[s]} {s}" for s in _ORDER if summary.get(s))
+    mark = "✅" if report["ok"] else "❌"
+    counts = ", ".join(f"{ICON[s]} {summary[s]} {s}" for s in ORDER if summary.get(s))
+    subject = ", ".join(f"`{p}`" for p in report["plugins"]) if host.get("checked") is False else (
+        host.get("name") or host["spec"]) + (f" {host['version']}" if host.get("version") else "")
     lines = [
-        f"## Tool conformance: {host.get('name') or host['spec']} {host.get('version') or ''}".rstrip(),
+        f"## Tool conformance: {subject}",
         "",
-        f"**{verdict}** — {summary['rules']} rules, {summary['tests']} tests: {counts or 'nothing ran'}",
+        f"**{mark} {verdict(report)}** — {summary['rules']} rules in scope, {summary['tests']} tests: "
+        f"{counts or 'nothing ran'}",
         "",
-        f"Kit {report['kit']['name']} {report['kit']['version']}; host `{host['spec']}`"
-        + (f"; plugins: {', '.join(f'`{p}`' for p in report['plugins'])}" if report["plugins"] else ""),
     ]
+    if not report["ok"]:
+        lines += [f"- {_cell(why, 500)}" for why in report["why"]] + [""]
+    run = report.get("run", {})
+    host_part = f"host `{host['spec']}`" if host.get("checked") is not False else "plugin checks only"
+    lines.append(f"Kit {report['kit']['name']} {report['kit']['version']}; {host_part}"
+                 + (f"; plugins: {', '.join(f'`{p}`' for p in report['plugins'])}" if report["plugins"] else "")
+                 + (f"; {run['seed_sentence']}" if run.get("seed_sentence") else ""))
     if host.get("error"):
         lines += ["", f"> host did not describe itself: {_cell(host['error'])}"]
     sandbox = report["run"].get("sandbox")
@@ -39,20 +70,22 @@ def render_markdown(report: Mapping[str, Any], catalog_href: str = "docs/rules.m
     stale = report["deviations"]["stale"]
     if stale:
         lines += ["", "### Stale deviations (fail the run)", ""] + [f"- {_cell(s['message'], 500)}" for s in stale]
-    attention = [r for r in report["rules"] if r["status"] in ("failed", "errored", "deviation")]
+    attention = [r for r in report["rules"] if r["status"] in ATTENTION]
     if attention:
-        lines += ["", "### Rules that need attention", "", "| rule | status | message |", "|---|---|---|"]
+        lines += ["", "### Rules that need attention", ""]
         for rule in attention:
-            message = (rule["messages"] or [""])[0]
-            if rule["status"] == "deviation":
-                message = "; ".join(d["reason"] for d in rule.get("deviation", [])) + " — " + message
-            link = f"[{rule['id']}]({catalog_href}#{anchor(rule['id'])})"
-            lines.append(f"| {link} | {ICON[rule['status']]} {rule['status']} | {_cell(message)} |")
-    lines += ["", "<details><summary>All rules by family</summary>", "", "| family | rules |", "|---|---|"]
+            lines += _rule_details(rule)
+    lines += ["", "<details><summary>All rules in scope by family</summary>", "", "| family | rules |", "|---|---|"]
     families: dict[str, list[Mapping[str, Any]]] = {}
     for rule in report["rules"]:
         families.setdefault(rule["family"], []).append(rule)
     for family, rules in families.items():
         lines.append(f"| {family} | " + " ".join(f"{ICON[r['status']]} {r['id']}" for r in rules) + " |")
-    lines += ["", "</details>", ""]
-    return "\n".join(lines)
+    lines += ["", "</details>"]
+    scope = report.get("out_of_scope", [])
+    if scope:
+        by_reason: dict[str, list[str]] = {}
+        for entry in scope:
+            by_reason.setdefault(entry["reason"], []).append(entry["id"])
+        lines += [""] + [f"Out of scope ({reason}): {', '.join(ids)}" for reason, ids in by_reason.items()]
+    return "\n".join(lines) + "\n"

@@ -16,21 +16,31 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from pytest_toolconformance.findings import shorten
 from pytest_toolconformance.host.wire.outcomes import ATTRIBUTE as OUTCOMES_ERROR_ATTR
 from pytest_toolconformance.report.deviations import Deviation, Deviations
-from pytest_toolconformance.rules import Rule, all_rules
+from pytest_toolconformance.rules import Rule, all_rules, fix_advice
 
 FORMAT = "pytest-toolconformance/report/1"
-RULE_STATUSES = ("passed", "failed", "errored", "deviation", "skipped", "not-run")
-TEST_OUTCOMES = ("passed", "failed", "errored", "deviation", "skipped")
-#: A worse outcome wins, for a test over its phases and for a rule over its tests.
-_PRECEDENCE = ("failed", "errored", "deviation", "passed", "skipped")
+RULE_STATUSES = ("passed", "failed", "errored", "deviation", "blocked", "skipped", "not-applicable", "not-run")
+TEST_OUTCOMES = ("passed", "failed", "errored", "deviation", "blocked", "skipped", "not-applicable")
+#: A worse outcome wins, for a test over its phases and for a rule over its tests. A blocked test
+#: (another rule broke first) and a test that does not apply decide nothing while any test decided.
+_PRECEDENCE = ("failed", "errored", "deviation", "passed", "blocked", "skipped", "not-applicable")
+#: Outcomes in which a check really ran against the host or plugin.
+DECISIVE = ("passed", "failed", "errored", "deviation")
+#: The contract with the checks: ``pytest.skip("not applicable: <reason>")`` and
+#: ``pytest.skip("blocked by RULE-ID: <reason>")``.
+NOT_APPLICABLE_PREFIX = "not applicable:"
+_BLOCKED = re.compile(r"^blocked by (?P<rule>[A-Z]+-[0-9]+)\s*:\s*(?P<reason>.*)$", re.DOTALL)
+FINDING_PROPERTY = "toolconformance-finding"
 MESSAGE_LIMIT = 4000
 #: Set by :mod:`.wire.outcomes` on a call report whose failure is a protocol fault of the host
 #: (``HostProtocolError``): the host could not be checked, so the test is *errored*, not failed.
 ERROR_ATTR = OUTCOMES_ERROR_ATTR
 DEVIATION_PROPERTY = "toolconformance-deviation"
-NOT_RUN_REASON = "no test of this rule ran (none collected, all deselected, e.g. by -k, or the run stopped early)"
+NOT_RUN_REASON = "no test of this rule ran: none was collected for it, or all were deselected (e.g. by -k)"
+NOT_RUN_UNFINISHED = "no test of this rule ran: the run did not finish (see why)"
 
 
 @dataclass(frozen=True)
@@ -45,15 +55,20 @@ class PhaseFacts:
     xfail_reason: str | None = None
     deviation: str | None = None  # the deviation entry's key, when a failure was turned into one
     errored: bool = False
+    plugin: str | None = None  # the plugin (and tool) a plugin check is about
+    tool: str | None = None
 
 
 @dataclass
 class TestRecord:
     nodeid: str
     rules: tuple[str, ...]
+    plugin: str | None = None
+    tool: str | None = None
     seen: set[str] = field(default_factory=set)
     messages: list[str] = field(default_factory=list)
     skip_reasons: list[str] = field(default_factory=list)
+    blocked_by: list[str] = field(default_factory=list)
     deviation: str | None = None
 
     @property
@@ -62,18 +77,23 @@ class TestRecord:
 
     def as_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"nodeid": self.nodeid, "outcome": self.outcome}
+        if self.plugin is not None:
+            out["plugin"] = self.plugin
+        if self.tool is not None:
+            out["tool"] = self.tool
         if self.messages:
             out["messages"] = list(self.messages)
         if self.skip_reasons:
             out["skip_reasons"] = list(self.skip_reasons)
+        if self.blocked_by:
+            out["blocked_by"] = list(self.blocked_by)
         if self.deviation:
             out["deviation"] = self.deviation
         return out
 
 
 def _clip(text: str) -> str:
-    text = text.strip()
-    return text if len(text) <= MESSAGE_LIMIT else text[: MESSAGE_LIMIT - 30] + f"... ({len(text)} chars)"
+    return shorten(text.strip(), MESSAGE_LIMIT, verbatim=True)
 
 
 _QUALIFIED_EXC = re.compile(r"^(?:[A-Za-z_][\w]*\.)+(?=[A-Za-z_]\w*(?:Error|Exception|Failure|Failed)\b)")
@@ -105,7 +125,10 @@ def facts_from_report(report: Any) -> PhaseFacts:
     rules = tuple(dict.fromkeys(str(v) for k, v in props if k == "rule"))
     deviation = next((str(v) for k, v in props if k == DEVIATION_PROPERTY), None)
     message = None
-    if report.failed or deviation:
+    finding = next((str(v) for k, v in props if k == FINDING_PROPERTY), None)
+    if (report.failed or deviation) and finding is not None and report.when == "call":
+        message = _clip(finding)
+    elif report.failed or deviation:
         message = failure_message(report.longrepr, getattr(report, "longreprtext", ""))
     elif report.skipped and not hasattr(report, "wasxfail"):
         message = skip_reason(report.longrepr)
@@ -113,6 +136,8 @@ def facts_from_report(report: Any) -> PhaseFacts:
         nodeid=report.nodeid, when=report.when, outcome=report.outcome, rules=rules, message=message,
         xfail_reason=getattr(report, "wasxfail", None), deviation=deviation,
         errored=bool(getattr(report, ERROR_ATTR, False)),
+        plugin=next((str(v) for k, v in props if k == "plugin"), None),
+        tool=next((str(v) for k, v in props if k == "tool"), None),
     )
 
 
@@ -127,7 +152,7 @@ class OutcomeCollector:
             return  # not a conformance test: the user's own tests do not decide any rule
         record = self.tests.get(facts.nodeid)
         if record is None:
-            record = self.tests[facts.nodeid] = TestRecord(facts.nodeid, facts.rules)
+            record = self.tests[facts.nodeid] = TestRecord(facts.nodeid, facts.rules, facts.plugin, facts.tool)
         if facts.outcome == "failed":
             kind = "failed" if facts.when == "call" and not facts.errored else "errored"
             record.seen.add(kind)
@@ -139,9 +164,17 @@ class OutcomeCollector:
             if facts.message:
                 record.messages.append(facts.message)
         elif facts.outcome == "skipped":
-            record.seen.add("skipped")
             reason = f"xfail: {facts.xfail_reason}" if facts.xfail_reason is not None else facts.message
-            record.skip_reasons.append(reason or "skipped (no reason given)")
+            reason = reason or "skipped (no reason given)"
+            blocked = _BLOCKED.match(reason)
+            if blocked:
+                record.seen.add("blocked")
+                record.blocked_by.append(blocked["rule"])
+            elif reason.lower().startswith(NOT_APPLICABLE_PREFIX):
+                record.seen.add("not-applicable")
+            else:
+                record.seen.add("skipped")
+            record.skip_reasons.append(reason)
         elif facts.when == "call":
             record.seen.add("passed")
 
@@ -160,16 +193,32 @@ class OutcomeCollector:
 
 
 def rule_status(tests: Sequence[TestRecord]) -> str:
-    """failed > errored > deviation > passed > skipped; no test at all is ``not-run``, never passed."""
+    """failed > errored > deviation > passed > blocked > skipped > not-applicable; no test at all is
+    ``not-run``, never passed."""
     outcomes = {t.outcome for t in tests}
     return next((o for o in _PRECEDENCE if o in outcomes), "not-run")
 
 
-def _in_scope(rule: Rule, plugins: Sequence[str], tested: Mapping[str, Any]) -> str | None:
+SCOPE_REASONS = {
+    "host": "a plugin rule, and this run checks the host only (give --toolconformance-plugin=PATH to check a plugin)",
+    "plugin": "a host rule, and this run checks plugins only (--toolconformance-suites=all checks the host too)",
+}
+
+
+def _in_scope(rule: Rule, suites: str, tested: Mapping[str, Any]) -> str | None:
     """Why a rule is outside this run, or None when the run could check it."""
-    if rule.id in tested or rule.host_rule or plugins:
+    if rule.id in tested or suites == "all":
         return None
-    return "a plugin rule, and no plugin was given (--toolconformance-plugin)"
+    if suites == "host" and not rule.host_rule:
+        return SCOPE_REASONS["host"]
+    if suites == "plugin" and not rule.plugin_rule:
+        return SCOPE_REASONS["plugin"]
+    return None
+
+
+def rule_text(rule: Rule) -> dict[str, Any]:
+    """What the report says of a rule, so that it reads on its own: statement, reading, seed paragraphs, fix."""
+    return {"statement": rule.statement, "reading": rule.reading, "seed": rule.refs, "fix": fix_advice(rule)}
 
 
 def _rule_entry(rule: Rule, tests: list[TestRecord], deviations: Deviations | None) -> dict[str, Any]:
@@ -179,14 +228,17 @@ def _rule_entry(rule: Rule, tests: list[TestRecord], deviations: Deviations | No
         "id": rule.id,
         "family": rule.family,
         "binds": rule.binds,
+        **rule_text(rule),
         "status": status,
         "tests": [t.as_json() for t in sorted(tests, key=lambda t: t.nodeid)],
         "decided_by": sorted(t.nodeid for t in decided),
         "messages": [m for t in sorted(decided, key=lambda t: t.nodeid) for m in t.messages]
         if status in ("failed", "errored", "deviation") else [],
     }
-    if status == "skipped":
+    if status in ("skipped", "not-applicable", "blocked"):
         entry["skip_reasons"] = sorted({r for t in tests for r in t.skip_reasons})
+    if status == "blocked":
+        entry["blocked_by"] = sorted({r for t in tests for r in t.blocked_by})
     if status == "not-run":
         entry["reason"] = NOT_RUN_REASON
     if status == "deviation" and deviations is not None:
@@ -216,7 +268,7 @@ def stale_deviations(deviations: Deviations | None, statuses: Mapping[str, str],
             status = statuses.get(entry.rule, "not-run")
             if status == "passed":
                 stale.append(StaleDeviation(entry, f"stale deviation: {where}: {entry.rule} now passes; delete this entry"))
-            elif status in ("not-run", "skipped"):
+            elif status in ("not-run", "skipped", "not-applicable", "blocked"):
                 unused.append(StaleDeviation(entry, f"unused deviation: {where}: {entry.rule} was {status} in this run"))
             continue
         matched = [t for t in tests.values() if entry.test is not None and entry.matches_test(t.nodeid)]
@@ -237,14 +289,17 @@ def build_report(
     deviations: Deviations | None = None,
     run: Mapping[str, Any] | None = None,
     rules: Mapping[str, Rule] | None = None,
+    suites: str = "all",
+    incomplete: Sequence[str] = (),
 ) -> dict[str, Any]:
-    """The report document (see ``report.schema.json``)."""
+    """The report document (see ``report.schema.json``). ``incomplete`` says why the run did not finish
+    (interrupted, cut short, collection errors); such a run, or one in which no check ran, is not ok."""
     rules = rules if rules is not None else all_rules()
     tested = collector.by_rule()
     entries: list[dict[str, Any]] = []
     out_of_scope: list[dict[str, str]] = []
     for rule in rules.values():
-        why = _in_scope(rule, plugins, tested)
+        why = _in_scope(rule, suites, tested)
         if why is not None:
             out_of_scope.append({"id": rule.id, "reason": why})
             continue
@@ -253,7 +308,18 @@ def build_report(
     statuses = {e["id"]: e["status"] for e in entries}
     stale, unused = stale_deviations(deviations, statuses, collector.tests)
     summary = {status: sum(1 for e in entries if e["status"] == status) for status in RULE_STATUSES}
-    ok = not (summary["failed"] or summary["errored"] or stale)
+    if incomplete:
+        for entry in entries:
+            if entry["status"] == "not-run":
+                entry["reason"] = NOT_RUN_UNFINISHED
+    why = list(incomplete)
+    if not any(t.outcome in DECISIVE for t in collector.tests.values()):
+        why.append("no check ran (none collected, all deselected or skipped): nothing was verified")
+    if summary["failed"] or summary["errored"]:
+        why.append(f"{summary['failed']} rule(s) failed, {summary['errored']} errored")
+    if stale:
+        why.append(f"{len(stale)} stale deviation(s)")
+    ok = not why
     return {
         "format": FORMAT,
         "kit": {"name": "pytest-toolconformance", "version": kit_version},
@@ -261,6 +327,7 @@ def build_report(
         "plugins": list(plugins),
         "run": dict(run or {}),
         "ok": ok,
+        "why": why,
         "summary": {"rules": len(entries), **summary, "tests": len(collector.tests)},
         "rules": entries,
         "out_of_scope": out_of_scope,

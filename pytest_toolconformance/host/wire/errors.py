@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pytest_toolconformance.findings import shorten
 from pytest_toolconformance.host.client import HostProtocolError
 
 #: Fault names, the first words of every message, so a report says at a glance what went wrong.
@@ -27,10 +28,7 @@ FAULTS = {
 def quote(line: bytes | str, limit: int = 300) -> str:
     """A line as it was written, cut to ``limit`` characters, in repr quotes."""
     text = line.decode("utf-8", errors="replace") if isinstance(line, bytes) else line
-    text = text.rstrip("\n")
-    if len(text) > limit:
-        text = text[:limit] + f"... ({len(text)} chars)"
-    return repr(text)
+    return repr(shorten(text.rstrip("\n"), limit, verbatim=True))
 
 
 class WireProtocolError(HostProtocolError):

@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from pytest_toolconformance.findings import exception_in
 from pytest_toolconformance.host.client import HostProtocolError
 from pytest_toolconformance.host.wire.errors import WireHostUnusable
 
@@ -24,28 +25,11 @@ from pytest_toolconformance.host.wire.errors import WireHostUnusable
 ATTRIBUTE = "toolconformance_errored"
 
 
-def _protocol_error(exc: BaseException | None, seen: set[int] | None = None) -> BaseException | None:
-    """The protocol fault behind ``exc``: itself, one in an exception group, or one it was raised
-    from or while handling (hypothesis, say, reports a fault as a flaky test)."""
-    seen = set() if seen is None else seen
-    if exc is None or id(exc) in seen:
-        return None
-    seen.add(id(exc))
-    if isinstance(exc, (HostProtocolError, WireHostUnusable)):
-        return exc
-    if isinstance(exc, BaseExceptionGroup):
-        for inner in exc.exceptions:
-            found = _protocol_error(inner, seen)
-            if found is not None:
-                return found
-    return _protocol_error(exc.__cause__, seen) or _protocol_error(exc.__context__, seen)
-
-
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Generator[None, Any, Any]:
     report = yield
     if call.when == "call" and report.failed and call.excinfo is not None:
-        found = _protocol_error(call.excinfo.value)
+        found = exception_in(call.excinfo.value, (HostProtocolError, WireHostUnusable))
         if found is not None:
             message = str(found)
             setattr(report, ATTRIBUTE, message)

@@ -20,6 +20,10 @@ Line protocol (the full version is at the top of ``js/bridge.mjs``): one JSON ob
   ``register`` is a synchronous ``{op:"ctx", method, args}`` note; the reply goes back on a
   dedicated pipe (``TOOLCONF_CTX_FD``) that the bridge reads with a blocking read, so the Python
   ctx is called at that very moment and a host refusal is thrown back into the plugin.
+
+The process is the kit's one line supervisor (``_proc.LineProcess``) in a sandbox: on Linux its own
+network, mount and PID namespaces (no network, read-only but its workspace, nothing outlives it),
+a scrubbed environment everywhere; docs/access-model.md § 13 says what is confined where.
 """
 
 from __future__ import annotations

@@ -21,7 +21,8 @@ from typing import Any
 
 import jsonschema
 
-from pytest_toolconformance.host.client import ConformanceFailure, HostClient, Session
+from pytest_toolconformance.findings import Finding
+from pytest_toolconformance.host.client import HostClient, Session
 from pytest_toolconformance.host.errors import HostRefusal
 
 _VAR = re.compile(r"\$\{([A-Za-z0-9_.-]+)\}")
@@ -139,7 +140,7 @@ def _lookup(answer: Any, path: str) -> Any:
 
 
 class CaseRunner:
-    """Runs one case against a host; :meth:`run` raises :class:`ConformanceFailure` on a broken rule."""
+    """Runs one case against a host; :meth:`run` raises a :class:`Finding` on a broken rule."""
 
     def __init__(self, client: HostClient, case: Case, root: Path | None = None) -> None:
         self.client = client
@@ -150,11 +151,12 @@ class CaseRunner:
 
     def fail(self, index: int, step: Mapping[str, Any], expected: str, actual: Any) -> None:
         rule = step.get("rule") or self.case.rules[0]
-        raise ConformanceFailure(
+        raise Finding(
             rule,
             f"case {self.case.id} ({self.case.file}) step {index} [{step.get('do')}]: {expected}",
             actual,
-            dict(self.case.data),
+            subject="host",
+            reproduction=dict(self.case.data),
         )
 
     def run(self) -> None:

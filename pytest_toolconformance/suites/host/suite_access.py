@@ -22,35 +22,18 @@ import itertools
 from collections.abc import Callable
 from typing import Any
 
-import hypothesis
 import pytest
-from hypothesis import HealthCheck, given
+from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule, run_state_machine_as_test
 
-from pytest_toolconformance import options as kit_settings
 from pytest_toolconformance.host.client import HostClient, Session, check
 from pytest_toolconformance.host.contract import JSON
 from pytest_toolconformance.host.scripted import plugin, tool
+from pytest_toolconformance.profile import seeded, settings_for
 
 ACCOUNT = "acct-live"
 PROJECTS = ("p1", "p2", "p3", "p4")
-
-
-def _hypothesis_settings(cap: int, **extra: Any) -> hypothesis.settings:
-    current = kit_settings.current()
-    return hypothesis.settings(
-        max_examples=max(1, min(current.max_examples, cap)),
-        deadline=None,
-        database=None,
-        suppress_health_check=list(HealthCheck),
-        **extra,
-    )
-
-
-def _seeded(test: Callable[..., None]) -> Callable[..., None]:
-    seed = kit_settings.current().seed
-    return hypothesis.seed(seed)(test) if seed is not None else test
 
 
 # -- ACCESS-1..4: the state machine ---------------------------------------------------------------
@@ -181,10 +164,7 @@ def test_live_access_state_machine(toolconformance_host: HostClient, rule_id: st
     """Random sequences of policy changes; after every step, every open session obeys ``rule_id``."""
     toolconformance_host.require("policy")
     machine = _machine(toolconformance_host, rule_id)
-    seed = kit_settings.current().seed
-    if seed is not None:
-        machine = hypothesis.seed(seed)(machine)  # type: ignore[assignment]
-    run_state_machine_as_test(machine, settings=_hypothesis_settings(30, stateful_step_count=12))
+    run_state_machine_as_test(seeded(machine), settings=settings_for(30, stateful_step_count=12))
 
 
 # -- ACCESS-5: re-read before each operation, also after an asynchronous wait ----------------------
@@ -257,7 +237,7 @@ def test_access8_file_tools_follow_current_access_roots(toolconformance_host: Ho
     toolconformance_host.require("file-tools", "sandbox", "policy")
     client = toolconformance_host
 
-    @_hypothesis_settings(25)
+    @settings_for(25)
     @given(before=_ROOTS, after=_ROOTS)
     def run(before: list[str], after: list[str]) -> None:
         client.reset()
@@ -296,7 +276,7 @@ def test_access8_file_tools_follow_current_access_roots(toolconformance_host: Ho
                           f"under roots {roots}", {"exists": new.exists()},
                           {**scenario, "call": {"tool": "Write", "file_path": guest_new}})
 
-    _seeded(run)()
+    seeded(run)()
 
 
 @pytest.mark.toolconformance("ACCESS-6")
@@ -306,7 +286,7 @@ def test_access6_queue_rechecks_roots_at_run_time(toolconformance_host: HostClie
     toolconformance_host.require("file-tools", "mutation-queue", "sandbox", "policy")
     client = toolconformance_host
 
-    @_hypothesis_settings(25)
+    @settings_for(25)
     @given(queued_under=_ROOTS, run_under=_ROOTS)
     def run(queued_under: list[str], run_under: list[str]) -> None:
         client.reset()
@@ -330,7 +310,7 @@ def test_access6_queue_rechecks_roots_at_run_time(toolconformance_host: HostClie
                       f"queued Write {guest} {'runs' if inside else 'is refused inside the queue'}: the roots in force "
                       f"when the queue runs are {run_under}", {"exists": exists}, scenario)
 
-    _seeded(run)()
+    seeded(run)()
 
 
 _GUARD_ACTIONS = st.lists(st.sampled_from(["read", "change", "write", "edit"]), min_size=1, max_size=8)
@@ -343,7 +323,7 @@ def test_access7_guard_over_random_histories(toolconformance_host: HostClient) -
     toolconformance_host.require("file-tools", "sandbox")
     client = toolconformance_host
 
-    @_hypothesis_settings(30)
+    @settings_for(30)
     @given(actions=_GUARD_ACTIONS, exists_first=st.booleans())
     def run(actions: list[str], exists_first: bool) -> None:
         client.reset()
@@ -385,7 +365,7 @@ def test_access7_guard_over_random_histories(toolconformance_host: HostClient) -
                 if allowed:
                     seen = new
 
-    _seeded(run)()
+    seeded(run)()
 
 
 # -- PLANFILE-1: the matrix -----------------------------------------------------------------------
@@ -484,12 +464,12 @@ def _walk_chain(client: HostClient, start: tuple[str, str], chain: list[tuple[bo
 
 
 def _chain_property(client: HostClient, visit: Callable[[int, Session, JSON, JSON, JSON], None]) -> None:
-    @_hypothesis_settings(20)
+    @settings_for(20)
     @given(start=_STARTS, chain=_CHAIN)
     def run(start: tuple[str, str], chain: list[tuple[bool, JSON]]) -> None:
         _walk_chain(client, start, chain, visit)
 
-    _seeded(run)()
+    seeded(run)()
 
 
 @pytest.mark.toolconformance("DELEG-3")

@@ -14,39 +14,17 @@ from __future__ import annotations
 
 import itertools
 import json
-from collections.abc import Callable
 from typing import Any
 
-import hypothesis
 import pytest
-from hypothesis import HealthCheck, given
 from hypothesis import strategies as st
 
-from pytest_toolconformance import options as kit_settings
 from pytest_toolconformance.host.client import HostClient, Session, check
 from pytest_toolconformance.host.contract import JSON
 from pytest_toolconformance.host.scripted import flat_schema, plugin, tool
+from pytest_toolconformance.profile import run_property
 
 SECRET = "SECRET-5b1e-host-only"
-
-
-def _property(strategy: st.SearchStrategy[Any], body: Callable[[Any], None], cap: int) -> None:
-    """Run ``body`` over ``strategy`` with the kit's max_examples (at most ``cap``) and seed."""
-    current = kit_settings.current()
-
-    @hypothesis.settings(
-        max_examples=max(1, min(current.max_examples, cap)),
-        deadline=None,
-        database=None,
-        suppress_health_check=list(HealthCheck),
-    )
-    @given(strategy)
-    def run(value: Any) -> None:
-        body(value)
-
-    if current.seed is not None:
-        run = hypothesis.seed(current.seed)(run)
-    run()
 
 
 def _contains(value: Any, needle: str) -> bool:
@@ -172,7 +150,7 @@ def test_err1_session_survives_any_sequence_of_throws(toolconformance_host: Host
         check(fresh.call("Steady").get("handlerRan") is True, "ERR-1",
               "a new session works after another session's throws", None, scenario)
 
-    _property(sequence, body, cap=25)
+    run_property(sequence, body, cap=25)
 
 
 # -- NAME-7: generated nested arguments, mutated in place --------------------------------------------
@@ -230,7 +208,7 @@ def test_name7_nested_mutations_never_reach_journal(toolconformance_host: HostCl
                 pytest.fail(f"the host's scripted 'mutate' step did not change the handler's params (echo: {seen}); "
                             "this check needs a host that runs scripted plugins as docs/adapter-contract.md says")
 
-    _property(_args, body, cap=30)
+    run_property(_args, body, cap=30)
 
 
 # -- REG-4: generated details never reach the model ---------------------------------------------------
@@ -274,7 +252,7 @@ def test_reg4_generated_details_never_reach_model(toolconformance_host: HostClie
         check(not _contains(payload, SECRET), "REG-4", "the provider payload composed after the calls carries no details",
               payload, {"plugins": [doc], "calls": ["Quiet", "Loud", "mcp__v__ext", "Failing"], "then": "compose"})
 
-    _property(_details(), body, cap=20)
+    run_property(_details(), body, cap=20)
 
 
 # -- GRANT-1: the live policy decides every call ------------------------------------------------------
@@ -311,7 +289,7 @@ def test_grant1_live_policy_decides_each_call(toolconformance_host: HostClient) 
                       f"{name} is refused by the grant stage: the live policy lacks the grant or denies the tool",
                       answer, scenario)
 
-    _property(_grant_steps, body, cap=25)
+    run_property(_grant_steps, body, cap=25)
 
 
 # -- EXT-3: every winner/loser pairing ----------------------------------------------------------------
@@ -410,7 +388,7 @@ def test_reg5_catalog_gains_exactly_the_registrations(toolconformance_host: Host
               f"the catalog gains exactly the registered tools {sorted(registered)}; provides and manifest lists register nothing",
               sorted(catalog), {"plugins": [doc]})
 
-    _property(_manifest_case, body, cap=25)
+    run_property(_manifest_case, body, cap=25)
 
 
 @pytest.mark.toolconformance("MANIFEST-3")
@@ -432,7 +410,7 @@ def test_manifest3_findings_are_listed_xor_registered(toolconformance_host: Host
               f"MANIFEST-3 findings name exactly {sorted(mismatched)} (listed xor registered)",
               report.get("findings"), {"plugins": [doc]})
 
-    _property(_manifest_case, body, cap=25)
+    run_property(_manifest_case, body, cap=25)
 
 
 # -- MANIFEST-1 / MANIFEST-2: generated patterns and session sizes ------------------------------------
@@ -467,7 +445,7 @@ def test_manifest1_shown_exactly_where_show_output_matches(toolconformance_host:
                   f"{name} {'fails (is_error is always shown)' if error else 'succeeds'}: shown={want} under showOutput={pattern}",
                   answer, {"plugins": [doc], "call": name})
 
-    _property(_pattern, body, cap=25)
+    run_property(_pattern, body, cap=25)
 
 
 @pytest.mark.toolconformance("MANIFEST-2")
@@ -498,4 +476,4 @@ def test_manifest2_defers_whatever_the_session_size(toolconformance_host: HostCl
         check(undeferred == names, "MANIFEST-2", "with deferral switched off every deferLoading tool is advertised",
               undeferred, {**scenario, "deferral": {"enabled": False}})
 
-    _property(sizes, body, cap=15)
+    run_property(sizes, body, cap=15)

@@ -15,14 +15,11 @@ from typing import Any
 
 import jsonschema
 import pytest
-from hypothesis import HealthCheck, given
-from hypothesis import seed as hypothesis_seed
-from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
-from pytest_toolconformance import options as kit_settings
 from pytest_toolconformance import strategies as tcs
 from pytest_toolconformance.host.client import HostClient, Session, check
+from pytest_toolconformance.profile import run_property
 
 JSON = dict[str, Any]
 # Keys that would carry registration metadata into a provider payload's tool entry (DIAG-3).
@@ -31,26 +28,6 @@ METADATA_KEYS = frozenset({
     "read_only", "plugin", "owner", "scope", "deferLoading", "deferred", "showOutput", "metadata",
 })
 EXCLUDED_FROM_REASON = ("Bash", "ToolSearch")
-
-
-def run_property(strategy: st.SearchStrategy[Any], body: Callable[[Any], None]) -> None:
-    """Run ``body`` on examples of ``strategy`` under the kit's hypothesis settings."""
-    current = kit_settings.current()
-
-    @hypothesis_settings(
-        max_examples=current.max_examples,
-        deadline=None,
-        database=None,
-        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.large_base_example,
-                               HealthCheck.filter_too_much],
-    )
-    @given(strategy)
-    def prop(example: Any) -> None:
-        body(example)
-
-    if current.seed is not None:
-        prop = hypothesis_seed(current.seed)(prop)
-    prop()
 
 
 def install(client: HostClient, plugins: Iterable[JSON], rule: str) -> None:

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pytest_toolconformance.plugins.runtime import PluginFinding, ToolConformanceAdvisory
+from pytest_toolconformance.findings import Finding
+from pytest_toolconformance.plugins.runtime import ToolConformanceAdvisory
 from pytest_toolconformance.report.plugin_summary import configure
 
 PLUGIN_SUITES_DIR = Path(__file__).resolve().parent
 
-__all__ = ["PLUGIN_SUITES_DIR", "PluginFinding", "ToolConformanceAdvisory", "configure"]
+__all__ = ["PLUGIN_SUITES_DIR", "Finding", "ToolConformanceAdvisory", "configure"]

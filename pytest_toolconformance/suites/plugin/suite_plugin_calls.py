@@ -17,6 +17,7 @@ import re
 
 import pytest
 
+from pytest_toolconformance.findings import shorten
 from pytest_toolconformance.plugins.arguments import (
     arguments_for,
     breaking_arguments_for,
@@ -33,10 +34,9 @@ from pytest_toolconformance.plugins.runtime import (
     ToolUnderTest,
     for_each_tool,
     generate_tests,
-    run_property,
-    short,
     success_evidence,
 )
+from pytest_toolconformance.profile import run_property
 from reference_host.tools import result_problems
 
 pytest_generate_tests = generate_tests
@@ -66,7 +66,7 @@ def test_valid_call_result(toolconformance_subject: Subject) -> None:
         if problems:
             raise subject.finding(
                 "a normal result {content: [{type: 'text', text} or {type: 'image', data, mimeType}], details: {...}}",
-                f"it returned {short(record.result)}: {'; '.join(problems)}",
+                f"it returned {shorten(record.result)}: {'; '.join(problems)}",
                 record,
                 fix="return {content: [{type: 'text', text: '...'}], details: {}} for answers and refusals alike",
             )
@@ -95,7 +95,7 @@ def test_no_throw_for_bad_input(toolconformance_subject: Subject) -> None:
         if _is_local_fault(record):
             raise subject.finding(
                 f"{what} to get a text result, not a throw (only transport and host faults are thrown)",
-                f"it threw {short(record.text)} without reaching for the network",
+                f"it threw {shorten(record.text)} without reaching for the network",
                 record,
                 fix="return a text result that says what is wrong (a bad argument, a missing file, a refusal)",
             )
@@ -130,7 +130,7 @@ def test_handler_validates_again(toolconformance_subject: Subject) -> None:
     def reference(args: dict, via: str) -> CallRecord | None:
         if not valid(schema, args):
             return None
-        key = short(args, 10_000) + via
+        key = shorten(args, 10_000) + via
         if key not in references:
             references[key] = subject.call(args, via=via)
         return references[key]
@@ -144,18 +144,18 @@ def test_handler_validates_again(toolconformance_subject: Subject) -> None:
             return  # a throw is ERR-2's finding
         if record.refused(declared + list(case.offending)):
             if not record.names_any(declared + list(case.offending)):
-                unnamed.append(short(record.text, 100))
+                unnamed.append(shorten(record.text, 100))
             return
         without = {k: v for k, v in args.items() if k not in case.unknown}
         bad = [args[k] for k in (*case.unknown, *case.wrong) if k in args]
         evidence = success_evidence(record, bad, reference(without, via) if case.unknown else None)
         if evidence is None:
-            unclear.append(f"{short(args, 100)} -> {short(record.text, 100)}")
+            unclear.append(f"{shorten(args, 100)} -> {shorten(record.text, 100)}")
             return
         raise subject.finding(
             f"a text refusal for arguments that break the schema ({case.kind}: "
             f"{', '.join(f'`{n}`' for n in case.offending)})",
-            f"it answered {short(record.text)} as a success: {evidence}",
+            f"it answered {shorten(record.text)} as a success: {evidence}",
             record,
             fix="validate params inside execute and refuse with text naming the parameter, like the seam's "
                 "`value must be a string`; refuse unknown parameters too",
@@ -195,7 +195,7 @@ def test_choice_in_handler(toolconformance_subject: Subject) -> None:
             pytest.skip(f"a call of {tut.name} naming none of its parameters threw; ERR-2 reports that")
         if not empty.refused(alternatives):
             pytest.skip(f"not applicable: {tut.name} answers a call naming none of its parameters "
-                        f"({short(empty.text, 120)}), so it offers no choice between them")
+                        f"({shorten(empty.text, 120)}), so it offers no choice between them")
 
         def check(args: dict) -> None:
             record = subject.call(args, via="handler")
@@ -205,7 +205,7 @@ def test_choice_in_handler(toolconformance_subject: Subject) -> None:
             if len(named) < 2:
                 raise subject.finding(
                     f"an unknown-only call to be refused with a text naming the alternatives ({', '.join(alternatives)})",
-                    f"it answered {short(record.text)}" + (f", naming only `{named[0]}`" if named else ""),
+                    f"it answered {shorten(record.text)}" + (f", naming only `{named[0]}`" if named else ""),
                     record,
                     fix="name every alternative in the refusal, as ShareImage does for file_path and latest",
                 )
@@ -232,7 +232,7 @@ def test_transport_fault_thrown(toolconformance_subject: Subject) -> None:
             raise subject.finding(
                 "a failed network request to be thrown (a transport fault is not an answer the model can fix)",
                 f"it reached for {', '.join(record.network[:3])}, the request failed, and it answered "
-                f"{short(record.text)}",
+                f"{shorten(record.text)}",
                 record,
                 fix=TRANSPORT_FIX,
             )
@@ -263,7 +263,7 @@ def test_transport_fault_tagged(toolconformance_subject: Subject) -> None:
             raise subject.finding(
                 "a caught transport failure to be rethrown as it is, or tagged with markTransportFailure(error)",
                 f"after its request failed ({', '.join(record.network[:3])}) it threw a new, untagged error "
-                f"{short(record.text)}",
+                f"{shorten(record.text)}",
                 record,
                 fix=TRANSPORT_FIX,
             )
@@ -292,7 +292,7 @@ def test_access_read_at_execution(toolconformance_subject: Subject) -> None:
         first = subject.open_session()
         record = subject.call(args, session=first)
         if not record.answered:
-            pytest.skip(f"{tut.name} did not answer {short(args)}; nothing to observe")
+            pytest.skip(f"{tut.name} did not answer {shorten(args)}; nothing to observe")
         stale = subject.foreign_markers(record.blob, first)
         if stale:
             raise subject.finding(
@@ -317,7 +317,7 @@ def test_access_read_at_execution(toolconformance_subject: Subject) -> None:
             if revoked.answered and first.project in revoked.blob:
                 raise subject.finding(
                     "a Project revoked between two calls to be gone from the second call's access",
-                    f"after {first.project} was revoked it still answered with it: {short(revoked.blob)}",
+                    f"after {first.project} was revoked it still answered with it: {shorten(revoked.blob)}",
                     revoked, fix=fix,
                 )
 
@@ -338,7 +338,7 @@ def test_no_owner_entitlement(toolconformance_subject: Subject) -> None:
         and not OWNER_WORDS.search(owner.text) and plain.text != owner.text
     ):
         subject.advise(
-            f"refuses callers that are not the instance owner ({short(plain.text, 160)}); who may call a tool is "
+            f"refuses callers that are not the instance owner ({shorten(plain.text, 160)}); who may call a tool is "
             "decided by the account's plugin grant and deny-list, so keep identity.owner for operator-only "
             "plugin state"
         )

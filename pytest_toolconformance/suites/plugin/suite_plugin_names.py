@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 from hypothesis import strategies as st
 
+from pytest_toolconformance.findings import shorten
 from pytest_toolconformance.plugins.arguments import (
     arguments_for,
     full_arguments_for,
@@ -36,11 +37,10 @@ from pytest_toolconformance.plugins.runtime import (
     Subject,
     for_each_tool,
     generate_tests,
-    run_property,
-    short,
     success_evidence,
 )
 from pytest_toolconformance.plugins.static import name_findings, parameter_role
+from pytest_toolconformance.profile import run_property
 
 pytest_generate_tests = generate_tests
 
@@ -107,7 +107,7 @@ def test_unknown_parameters_refused(toolconformance_subject: Subject) -> None:
     def reference(args: dict[str, Any]) -> CallRecord | None:
         if not valid(schema, args):
             return None
-        key = short(args, 10_000)
+        key = shorten(args, 10_000)
         if key not in references:
             references[key] = subject.call(args)
         return references[key]
@@ -118,21 +118,21 @@ def test_unknown_parameters_refused(toolconformance_subject: Subject) -> None:
         if record.changed:
             raise subject.finding(
                 f"a refused call ({what}) to change nothing",
-                f"it changed the working directory: {', '.join(record.changed)}; answered {short(record.text)}",
+                f"it changed the working directory: {', '.join(record.changed)}; answered {shorten(record.text)}",
                 record, fix="check the arguments before touching anything",
             )
         if record.refused(declared + unknown):
             if not record.names_any(declared + unknown):
-                advisories.append(f"refused {what} without naming the parameter ({short(record.text, 100)})")
+                advisories.append(f"refused {what} without naming the parameter ({shorten(record.text, 100)})")
             return
         without = {k: v for k, v in record.arguments.items() if k not in unknown}
         evidence = success_evidence(record, [record.arguments[k] for k in unknown], reference(without))
         if evidence is None:
-            advisories.append(f"answered {what} without a recognizable refusal ({short(record.text, 100)})")
+            advisories.append(f"answered {what} without a recognizable refusal ({shorten(record.text, 100)})")
             return
         raise subject.finding(
             f"a text refusal for {what} (the host's validation or the handler's own)",
-            f"it answered {short(record.text)} as if the call were fine: {evidence}",
+            f"it answered {shorten(record.text)} as if the call were fine: {evidence}",
             record,
             fix="refuse unknown parameters in execute (name them and the expected ones), or declare the "
                 "schema with additionalProperties: false",
@@ -208,7 +208,7 @@ def test_valid_calls_succeed(toolconformance_subject: Subject) -> None:
             "some call with valid arguments to succeed (renaming a parameter changes the live schema and every "
             "caller together)",
             f"every one of {len(answered)} valid calls was refused, naming the declared "
-            f"{', '.join(f'`{n}`' for n in rejected)} as one it does not take: {short(first.text)}",
+            f"{', '.join(f'`{n}`' for n in rejected)} as one it does not take: {shorten(first.text)}",
             first,
             fix="finish the rename: read the parameter under the name the schema declares, in execute too",
         )

@@ -1,10 +1,12 @@
-"""The rule catalog, docs/rules.md, generated from the one source of truth.
+"""The rule catalog, docs/rules.md, generated from the one source of truth (a developer tool of the kit's
+repository, not part of the installed package).
 
-``python -m pytest_toolconformance.catalog`` rewrites docs/rules.md; ``--check`` only compares and
+``python tools/catalog.py`` rewrites docs/rules.md; ``--check`` only compares and
 exits 1 when it is out of date. Rules come from ``rules.all_rules()`` (the same ``data/RULES.md`` the
 suites use); what checks a rule is found by scanning, never by importing: scenario cases
 (``scenarios/*/*.json``), suite tests (``suites/suite_*.py`` and ``plugin_suites/``) marked
-``toolconformance("RULE", ...)``, and mutants (``tests/mutants/*.py`` with ``RULE = "..."``).
+``toolconformance("RULE", ...)``; and what breaks a rule: mutant hosts (``tests/mutants/*.py`` with
+``RULE = "..."``) and broken plugins (``tests/plugins/**/broken_<family>_<n>*``, named after their rule).
 """
 
 from __future__ import annotations
@@ -18,79 +20,20 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pytest_toolconformance.rules import Rule, all_rules
+from pytest_toolconformance.rules import Rule, all_rules, anchor, fix_advice
 
-PACKAGE_DIR = Path(__file__).resolve().parent
-REPO_ROOT = PACKAGE_DIR.parent
+REPO_ROOT = Path(__file__).resolve().parent.parent
 CATALOG_PATH = Path("docs/rules.md")
-REGENERATE = "python -m pytest_toolconformance.catalog"
+REGENERATE = "python tools/catalog.py"
 MARKER = "toolconformance"
-
-#: Where to look first when a rule fails, by family: (for a host, for a plugin). Short on purpose.
-FIX_BY_FAMILY: dict[str, tuple[str, str | None]] = {
-    "REG": ("Run the call pipeline in order (boundary, plan, grant, hooks, validation, handler), stop at the first "
-            "refusal, and hand the model only `content`, never `details`.",
-            "Export `register(ctx)` (await anything async inside it) and return `{content: [...], details: {}}` "
-            "from every tool built with `defineTool`."),
-    "SCHEMA": ("Refuse a local schema whose root is not a plain object at registration, naming the tool and "
-               "SCHEMA-1, and do not advertise it.",
-               "Make the root of `parameters` a plain `Type.Object`; move either-or choices into the handler and "
-               "refuse arguments that break the schema with a text result."),
-    "NAME": ("Record the journal arguments as the model sent them, before any handler can mutate them.",
-             "Rename the parameter to its role name (`file_path`, `path`, `output_path`, `cwd`) in the schema and "
-             "every caller together, with no alias, and refuse unknown parameters."),
-    "ERR": ("Turn a handler's throw into a result flagged `is_error` and keep the session usable; keep the "
-            "transport tag on the error object across rethrows.",
-            "Return bad arguments, missing resources and refusals as text; throw transport and host faults, tag "
-            "them with `markTransportFailure`, and rethrow `isTransportFailure` errors in catch-alls."),
-    "EXT": ("Take origin from the `external` registration option only (boolean, default false) and carry it with "
-            "the accepted owner; a rejected collision contributes nothing.", None),
-    "CAP": ("Cap external tools only, at composition only: descriptions at 1,000 UTF-8 bytes on a character "
-            "boundary, definitions over 8,000 compact-JSON bytes get the permissive schema and notice.", None),
-    "REASON": ("Add the optional `reason` string to internal tools except Bash and ToolSearch, never to external "
-               "tools, and strip it before the handler runs.", None),
-    "RO": ("Expand `mcp__*` only to the plugin's own registered external tools, require the matching "
-           "`provides.tools` entry, and check ownership of exact read-only names.", None),
-    "PLAN": ("In plan mode advertise the Build tool list unchanged, execute only the read-only set (never an "
-             "external tool), and load deferred tools through the loader.", None),
-    "SCOPE": ("Leave scoped contributions out of other sessions' tool list and catalog, and still run grants and "
-              "policy on the visible ones.",
-              "Call `currentIdentity()` / `currentAccess()` inside `execute`, never in `register` or a cache."),
-    "ACCESS": ("Re-read live policy, intersected with the captured ceiling, right before each operation, inside "
-               "the mutation queue and after awaits; never widen a scoped session.", None),
-    "PLANFILE": ("Mint `planFile` only on a Project conversation's own Plan turn, admit exactly that write and its "
-                 "create-only parents, and never forward it to a child.", None),
-    "DELEG": ("Keep `readOnly` and `planMode` on delegated children whatever the requested access says.",
-              "Build child access from `currentAccess()` without clearing `readOnly` or `planMode`."),
-    "GRANT": ("Decide entitlement from the account's plugin grant and the tool deny-list before the handler runs.",
-              "Drop `identity.owner` checks used for entitlement; keep them for operator-only plugin state."),
-    "MANIFEST": ("Honour `showOutput` (errors always shown) and `deferLoading` from the manifest; report "
-                 "`provides.tools` drift as a finding.",
-                 "Keep `provides.tools` in step with what `register` actually registers."),
-    "DIAG": ("Redact external names and namespaces holding external tools in the cache-diagnostics projection only, "
-             "and keep registration metadata out of provider payloads.", None),
-    "COST": ("Keep composition linear in the catalog plus the external schemas inspected.",
-             "Shrink the tool's schema and description until its advertised bytes fit the budget."),
-}
-
-DEFAULT_FIX = "Read the rule's statement and reading, run `pytest --toolconformance -k RULE -vv` and compare with the smallest scenario in the failure message."
-
 
 def fix_line(rule: Rule) -> str:
     """The rule's "how to fix a failure" line: its family's advice for whom the rule binds, and the rerun."""
-    host, plugin = FIX_BY_FAMILY.get(rule.family, (DEFAULT_FIX, None))
     if rule.binds == "plugin":
-        advice = plugin or host
-        rerun = f"pytest --toolconformance --toolconformance-plugin=PATH -k {rule.id} -vv"
+        rerun = f"pytest --toolconformance-plugin=PATH -k {rule.id} -vv"
     else:
-        advice = host if rule.binds == "host" or plugin is None else f"Host: {host} Plugin: {plugin}"
         rerun = f"pytest --toolconformance -k {rule.id} -vv"
-    return f"{advice} Rerun: `{rerun}`."
-
-
-def anchor(rule_id: str) -> str:
-    """The anchor of a rule in docs/rules.md and in the HTML report (GitHub's slug of ``### CAP-1``)."""
-    return rule_id.lower()
+    return f"{fix_advice(rule)} Rerun: `{rerun}`."
 
 
 @dataclass(frozen=True)
@@ -104,6 +47,8 @@ class Check:
 class Coverage:
     checks: dict[str, list[Check]] = field(default_factory=dict)
     mutants: dict[str, list[str]] = field(default_factory=dict)
+    #: Broken example plugins by the rule they break (repository-relative paths).
+    broken_plugins: dict[str, list[str]] = field(default_factory=dict)
     #: (file, rule) for every rule ID a check or mutant names that the catalog does not know.
     named: list[tuple[str, str]] = field(default_factory=list)
 
@@ -234,6 +179,22 @@ def scan_mutants(directory: Path, root: Path, coverage: Coverage) -> None:
                 coverage.named.append((_rel(path, root), rule))
 
 
+_BROKEN_PLUGIN = re.compile(r"^broken_(?P<family>[a-z]+)_(?P<number>[0-9]+)(?:_[a-z0-9_]+)?(?:\.py)?$")
+
+
+def scan_broken_plugins(directory: Path, root: Path, coverage: Coverage) -> None:
+    """``tests/plugins/<kind>/broken_err_4`` (a folder or a ``.py``) breaks ERR-4: the name says the rule."""
+    if not directory.is_dir():
+        return
+    for path in sorted(directory.rglob("broken_*")):
+        match = _BROKEN_PLUGIN.match(path.name)
+        if match is None or "node_modules" in path.parts or (path.is_file() and path.suffix != ".py"):
+            continue
+        rule = f"{match['family'].upper()}-{match['number']}"
+        coverage.broken_plugins.setdefault(rule, []).append(_rel(path, root))
+        coverage.named.append((_rel(path, root), rule))
+
+
 def plugin_suites_dir(root: Path = REPO_ROOT) -> Path:
     return root / "pytest_toolconformance" / "suites" / "plugin"
 
@@ -250,6 +211,7 @@ def scan(root: Path = REPO_ROOT) -> Coverage:
                           "plugin-suite")
         scan_scenarios(plugin_suites, root, coverage, "plugin-suite")
     scan_mutants(root / "tests" / "mutants", root, coverage)
+    scan_broken_plugins(root / "tests" / "plugins", root, coverage)
     return coverage
 
 
@@ -273,14 +235,15 @@ def render(coverage: Coverage, rules: Mapping[str, Rule] | None = None) -> str:
         families.setdefault(rule.family, []).append(rule)
     out = [
         f"<!-- GENERATED by `{REGENERATE}` from pytest_toolconformance/data/RULES.md, scenarios/, "
-        "the suites and tests/mutants/. Do not edit by hand: edit those and regenerate. -->",
+        "the suites, tests/mutants/ and tests/plugins/. Do not edit by hand: edit those and regenerate. -->",
         "",
         "# Rule catalog",
         "",
         "Every rule the kit checks, by its stable ID. The IDs are the same in test names (`-k CAP-1` selects a",
         "rule's tests), in junit XML properties (`rule`), in the JSON/HTML report and in deviation files. Each",
         "rule lists what checks it (scenario cases, run by `suite_scenarios.py`, and suite tests), the mutant",
-        "hosts that break it (the proof that the checks can go red), and where to look when it fails.",
+        "hosts and broken plugins that break it (the proof that the checks can go red), and where to look",
+        "when it fails.",
         "",
         "Run one rule: `pytest --toolconformance -k CAP-1 -vv`. Binds: **host** rules are checked against the",
         "host behind the adapter, **plugin** rules against a plugin loaded into the reference host, **both**",
@@ -299,6 +262,7 @@ def render(coverage: Coverage, rules: Mapping[str, Rule] | None = None) -> str:
         for rule in members:
             checks = sorted(coverage.checks.get(rule.id, []), key=lambda c: (c.kind, c.where, c.name))
             mutants = sorted(coverage.mutants.get(rule.id, []))
+            broken = sorted(coverage.broken_plugins.get(rule.id, []))
             out += ["", f"### {rule.id}", "", f"**Binds:** {rule.binds}.", ""]
             # A rule that is a reading as a whole (REASON-4) starts with "Reading:"; show it as one.
             statement = rule.statement
@@ -309,10 +273,9 @@ def render(coverage: Coverage, rules: Mapping[str, Rule] | None = None) -> str:
                 out += ["", f"**Reading:** {rule.reading}"]
             out += ["", "**Checked by:**" if checks else "**Checked by:** nothing yet."]
             out += [_check_line(c) for c in checks]
-            if mutants:
-                out += ["", "**Broken by (mutants):** " + ", ".join(f"[`{Path(m).stem}`](../{m})" for m in mutants)]
-            else:
-                out += ["", "**Broken by (mutants):** none yet."]
+            breakers = [f"mutant host [`{Path(m).stem}`](../{m})" for m in mutants]
+            breakers += [f"broken plugin [`{Path(b).parent.name}/{Path(b).stem}`](../{b})" for b in broken]
+            out += ["", "**Broken by:** " + (", ".join(breakers) if breakers else "nothing yet.")]
             out += ["", f"**How to fix a failure:** {fix_line(rule)}"]
     return "\n".join(out) + "\n"
 

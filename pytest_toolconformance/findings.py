@@ -1,0 +1,98 @@
+"""One failure vocabulary for host and plugin checks, and the one shortener of values in messages.
+
+A check that finds a rule broken raises :class:`Finding`: the rule, the subject it binds (the host,
+a plugin, or one tool of a plugin), what was expected, what happened, the smallest reproduction and
+the fix. Its text is what every report shows, so it reads the same in the terminal, the JSON, the
+Markdown and the HTML.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from pytest_toolconformance.rules import all_rules, fix_advice
+
+SUBJECTS = ("host", "plugin", "tool")
+
+
+def shorten(value: Any, limit: int = 300, *, verbatim: bool = False) -> str:
+    """``value`` as compact JSON of at most ``limit`` characters; a cut one says how long it was (a
+    message must stay readable, yet tell that something was cut). A string is quoted, so a reader sees
+    where a value starts and ends, unless ``verbatim`` (it is a sentence, not a value)."""
+    if verbatim and isinstance(value, str):
+        text = value
+    else:
+        try:
+            text = json.dumps(value, ensure_ascii=False, sort_keys=True, default=repr)
+        except (TypeError, ValueError):
+            text = repr(value)
+    if len(text) <= limit:
+        return text
+    suffix = f"... ({len(text)} chars)"
+    return text[: max(0, limit - len(suffix))] + suffix
+
+
+class Finding(AssertionError):
+    """A rule did not hold, told as rule, subject, expected, what happened, reproduction and fix.
+
+    ``where`` names the subject (``tool ReadNote of plugin notes``); without it the subject's own
+    name stands. Without ``fix`` the rule catalog's advice for the subject stands.
+    """
+
+    def __init__(self, rule: str, expected: str, happened: Any, *, subject: str = "host", where: str | None = None,
+                 reproduction: Any = None, fix: str | None = None) -> None:
+        if subject not in SUBJECTS:
+            raise ValueError(f"subject {subject!r} is not one of {SUBJECTS}")
+        self.rule = rule
+        self.subject = subject
+        self.where = where or ("the host under test" if subject == "host" else subject)
+        self.expected = expected
+        self.happened = shorten(happened, 800, verbatim=True)
+        self.reproduction = None if reproduction is None else shorten(reproduction, 1500, verbatim=True)
+        known = all_rules().get(rule)
+        self.fix = fix if fix is not None else (fix_advice(known, "host" if subject == "host" else "plugin")
+                                                if known is not None else None)
+        super().__init__(self.text())
+
+    def text(self) -> str:
+        actor = "the host" if self.subject == "host" else "the plugin"
+        lines = [f"[{self.rule}] {self.where}: expected {self.expected}", f"  {actor} did: {self.happened}"]
+        if self.reproduction:
+            lines.append(f"  reproduce: {self.reproduction}")
+        if self.fix:
+            lines.append(f"  fix: {self.fix}")
+        return "\n".join(lines)
+
+    def as_json(self) -> dict[str, Any]:
+        return {"rule": self.rule, "subject": self.subject, "where": self.where, "expected": self.expected,
+                "happened": self.happened, "reproduction": self.reproduction, "fix": self.fix}
+
+
+def exception_in(exc: BaseException | None, kinds: type[BaseException] | tuple[type[BaseException], ...], *,
+                 chained: bool = True, seen: set[int] | None = None) -> BaseException | None:
+    """The first exception of ``kinds`` behind ``exc``: itself, one inside an exception group
+    (Hypothesis reports several bugs, or a flaky one, as a group), or, when ``chained``, one it was
+    raised from or while handling."""
+    seen = set() if seen is None else seen
+    if exc is None or id(exc) in seen:
+        return None
+    seen.add(id(exc))
+    if isinstance(exc, kinds):
+        return exc
+    if isinstance(exc, BaseExceptionGroup):
+        for inner in exc.exceptions:
+            found = exception_in(inner, kinds, chained=chained, seen=seen)
+            if found is not None:
+                return found
+    if not chained:
+        return None
+    return (exception_in(exc.__cause__, kinds, chained=chained, seen=seen)
+            or exception_in(exc.__context__, kinds, chained=chained, seen=seen))
+
+
+def finding_in(exc: BaseException | None) -> Finding | None:
+    """The finding behind a failure, if it is one (not one the failure happened while handling: that
+    failure is the kit's or the subject's own, and its traceback is the story)."""
+    found = exception_in(exc, Finding, chained=False)
+    return found if isinstance(found, Finding) else None

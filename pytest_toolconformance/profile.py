@@ -1,0 +1,58 @@
+"""The one Hypothesis settings profile of the kit, used by every property of every suite.
+
+Registered under :data:`PROFILE` and never loaded globally: a property takes it explicitly
+(:func:`settings_for`), so the user's own Hypothesis tests keep their own profile. No example
+database: a check must not write ``.hypothesis/`` into the folder of the user or the plugin under
+test, and a verdict depends only on the seed (``--toolconformance-seed``), never on earlier runs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import hypothesis
+from hypothesis import HealthCheck, Phase, given
+from hypothesis import strategies as st
+
+from pytest_toolconformance import options
+
+PROFILE = "toolconformance"
+#: Health checks judge the speed and shape of generation; the kit's strategies are slow on purpose
+#: (a real host or plugin answers every example) and the host's speed is not a health matter.
+hypothesis.settings.register_profile(
+    PROFILE,
+    deadline=None,
+    database=None,
+    suppress_health_check=list(HealthCheck),
+    phases=(Phase.explicit, Phase.reuse, Phase.generate, Phase.shrink),
+    print_blob=False,
+    max_examples=options.DEFAULT_MAX_EXAMPLES,
+)
+
+T = TypeVar("T")
+
+
+def settings_for(cap: int | None = None, **extra: Any) -> hypothesis.settings:
+    """The kit's profile with this run's examples per property (at most ``cap``) and ``extra``."""
+    examples = options.active().max_examples
+    if cap is not None:
+        examples = min(examples, cap)
+    return hypothesis.settings(hypothesis.settings.get_profile(PROFILE), max_examples=max(1, examples), **extra)
+
+
+def seeded(test: T) -> T:
+    """``test`` (a ``@given`` function or a state machine) with this run's seed."""
+    return hypothesis.seed(options.active().seed)(test)  # type: ignore[no-any-return]
+
+
+def run_property(strategy: st.SearchStrategy[Any], body: Callable[[Any], None], *, cap: int | None = None,
+                 **extra: Any) -> None:
+    """Run ``body`` on examples of ``strategy`` under the kit's profile and seed; a failure is shrunk."""
+
+    @settings_for(cap, **extra)
+    @given(strategy)
+    def check(value: Any) -> None:
+        body(value)
+
+    seeded(check)()
