@@ -1,6 +1,6 @@
 // Verdict: NAME-5 fails. The schema was renamed to file_path but execute still reads filePath and
 // refuses file_path as unknown, so no valid call ever succeeds (the seed: "Renaming a parameter
-// changes the live schema and every caller together"), lines 13 and 16.
+// changes the live schema and every caller together"), lines 14 and 16.
 import { Type } from "typebox";
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
 

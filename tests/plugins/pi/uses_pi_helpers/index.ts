@@ -1,5 +1,5 @@
 // Verdict: loads (every pi helper it imports exists); NAME-1 fails: its read override names the
-// file it reads `path` (the seed: "Use file_path for a tool's primary single-file target"), line 17.
+// file it reads `path` (the seed: "Use file_path for a tool's primary single-file target"), line 14.
 import { createReadTool, formatSize, getAgentDir, truncateHead, type ExtensionAPI } from "@mariozechner/pi-coding-agent";
 import * as fs from "node:fs";
 import * as path from "node:path";
