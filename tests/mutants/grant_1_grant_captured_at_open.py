@@ -12,6 +12,9 @@ from reference_host.session import CallOutcome, Session
 from tests.mutants._calls_support import session_mutant
 
 RULE = "GRANT-1"
+ALSO = {
+    "SCOPE-3": "its mid-session case revokes the grant after the session opened, which a captured grant never sees",
+}
 
 
 class CapturedGrantSession(Session):

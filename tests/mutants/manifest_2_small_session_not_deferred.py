@@ -11,6 +11,10 @@ from reference_host.session import Session
 from tests.mutants._calls_support import session_mutant
 
 RULE = "MANIFEST-2"
+ALSO = {
+    "PLAN-4": "their cases need a deferLoading tool to start deferred in a small session",
+    "RO-4": "their cases need a deferLoading tool to start deferred in a small session",
+}
 THRESHOLD = 10
 
 
