@@ -312,15 +312,17 @@ def _owner(plugin_name: str, kind: str) -> JSON:
                                      handler=[{"op": "text", "text": f"{plugin_name} ran"}])], manifest=manifest)
 
 
-def _observe(session: Session, child: Session, plan: Session) -> JSON:
-    entry = _tool_entry(session.compose(), SHARED)
-    ran = plan.call(SHARED, {"q": "x"})
-    return {
-        "external": entry is not None and not _has_reason(entry) and entry.get("parameters") == SHARED_PARAMS,
-        "readOnly": _tool_entry(child.compose(), SHARED, "catalog") is not None,
-        "planRuns": ran.get("handlerRan") is True,
-        "owner": (session.call(SHARED, {"q": "x"}).get("content") or [{}])[0].get("text"),
-    }
+def _observe(session: Session) -> JSON:
+    """The host's own metadata of SHARED, from compose's catalog: what EXT-3 is about. Its effects
+    (reason, a read-only child, plan admission) are checked by their own rules."""
+    entry = _tool_entry(session.compose(), SHARED, "catalog")
+    if entry is None:
+        return {"inCatalog": False}
+    missing = sorted({"origin", "readOnly", "owner"} - set(entry))
+    if missing:
+        pytest.skip(f"the host does not report {', '.join(missing)} in compose's catalog entries, where EXT-3 reads "
+                    "the host's own metadata (see docs/host-implementers.md, 'Tool metadata in the catalog')")
+    return {"external": entry["origin"] == "external", "readOnly": entry["readOnly"], "owner": entry["owner"]}
 
 
 @pytest.mark.toolconformance("EXT-3")
@@ -337,18 +339,18 @@ def test_ext3_metadata_follows_accepted_owner(toolconformance_host: HostClient, 
 
     toolconformance_host.install_ok(first)
     session = toolconformance_host.open()
-    before = _observe(session, session.delegate(read_only=True), toolconformance_host.open(mode="plan"))
+    before = _observe(session)
     report = toolconformance_host.install_ok(second)
     refused = [r for r in report.get("refused") or [] if r.get("tool") == SHARED]
     check(SHARED not in (report.get("accepted") or []) and any(r.get("rule") == "EXT-3" for r in refused), "EXT-3",
           f"the loser's {SHARED} is refused under EXT-3", report, scenario)
     toolconformance_host.install_ok(third)
     session = toolconformance_host.open()
-    after = _observe(session, session.delegate(read_only=True), toolconformance_host.open(mode="plan"))
+    after = _observe(session)
 
     external, provides = KINDS[winner]
     declared = SHARED in provides.get("readOnlyTools", []) or (external and "mcp__*" in provides.get("readOnlyTools", []))
-    expected = {"external": external, "readOnly": declared, "planRuns": declared and not external, "owner": "winner ran"}
+    expected = {"external": external, "readOnly": declared, "owner": "winner"}
     check(before == expected, "EXT-3", f"the accepted {winner} registration has its own metadata", before, scenario)
     check(after == expected, "EXT-3",
           f"after a rejected {loser} collision and a later merge, {SHARED} keeps the {winner} owner's metadata "

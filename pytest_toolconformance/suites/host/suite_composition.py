@@ -501,6 +501,9 @@ def test_read_only_children_receive_exactly_the_read_only_set(toolconformance_ho
         names, _ = _child_catalog(client, catalog, spec, "RO-5")
         scenario = {"plugins": list(catalog.plugins), "session": spec, "then": "delegate a read-only child"}
         visible = catalog.visible_to(spec)
+        parent = {e["name"] for e in client.open(**spec).compose()["catalog"]} & {t.name for t in catalog.tools}
+        precondition(parent == {t.name for t in visible}, "SCOPE-1", "the parent session to hold exactly the tools "
+                     "of its scope", sorted(parent ^ {t.name for t in visible}))
         expected = {t.name for t in visible if t.read_only}
         got = names & {t.name for t in catalog.tools}
         check(got == expected, "RO-5", "the read-only child receives exactly the plugin tools classified read-only "
