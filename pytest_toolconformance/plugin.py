@@ -55,6 +55,10 @@ def pytest_configure(config: pytest.Config) -> None:
     if settings.host_suites:  # a plugin-only run checks no host: none is started
         adapter = configured_adapter(config, settings.host, timeout=settings.timeout, search_paths=[Path.cwd()])
     register_reporting(config, settings, adapter)
+    if config.args_source == pytest.Config.ArgsSource.TESTPATHS:
+        # Paths from the project's ini `testpaths` are its own tests, not named on this command line:
+        # `pytest --toolconformance` from a repository root runs the suites alone (hosts/pi/README.md).
+        config.args[:] = []
     if settings.plugin_suites:
         from pytest_toolconformance.suites.plugin import configure as configure_plugin_suites
 
