@@ -19,7 +19,8 @@ the same table works whatever path a host mints:
 Setup entries (``setup``), each applied to the real directory before the operation:
 ``{"dir": guest}``, ``{"file": guest, "content": text}``, ``{"symlink": guest, "to": target}``
 (``to`` is the link text: ``{outside}/...`` points out of the root, a bare name points at a
-sibling), ``{"hardlink": guest, "to": real path}``.
+sibling), ``{"hardlink": guest, "to": real path}``, ``{"fifo": guest}`` (a named pipe) and
+``{"socket": guest}`` (a Unix socket).
 
 A row with ``plan_file`` opens its own Plan turn with that ``planFile`` in the session spec (the
 NFC/NFD rows need a plan path with a composed character); a host that mints another path instead
@@ -52,6 +53,9 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
+import socket
+import tempfile
 import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -198,6 +202,12 @@ ATTACKS: tuple[Attack, ...] = (
     Attack("hardlink-at-plan", "PLANFILE-2", "the plan path is a hard link to a file outside the root", _w("{plan}"), "refused", ({"hardlink": "{plan}", "to": "{outside}/secret.txt"},)),
     Attack("parent-is-a-file", "PLANFILE-2", "the plan file's parent exists as a regular file", _w("{plan}"), "refused", (_file("{plan_dir}", "not a directory\n"),), requires=PARENT),
     Attack("plan-is-a-directory", "PLANFILE-2", "the plan path exists as a directory", _w("{plan}"), "refused", (_dir("{plan}"),)),
+    Attack("plan-is-a-fifo", "PLANFILE-2", "the plan path is a named pipe (a host that opens it to write blocks or feeds a reader)", _w("{plan}"), "refused", ({"fifo": "{plan}"},)),
+    Attack("upload-onto-fifo", "PLANFILE-2", "an upload onto a named pipe at the plan path", _up("{plan}"), "refused", ({"fifo": "{plan}"},)),
+    Attack("plan-is-a-socket", "PLANFILE-2", "the plan path is a Unix socket", _w("{plan}"), "refused", ({"socket": "{plan}"},)),
+    Attack("parent-is-a-fifo", "PLANFILE-2", "the plan file's parent is a named pipe", _w("{plan}"), "refused", ({"fifo": "{plan_dir}"},), requires=PARENT),
+    Attack("parent-is-a-socket", "PLANFILE-2", "the plan file's parent is a Unix socket", _w("{plan}"), "refused", ({"socket": "{plan_dir}"},), requires=PARENT),
+    Attack("trailing-slash-dot-slash", "PLANFILE-2", "the plan path with a trailing '/./'", _w("{plan}/./"), "refused"),
     # -- PLANFILE-2: look-alikes are other paths (exact comparison by code point)
     Attack("cyrillic-lookalike", "PLANFILE-2", "a Cyrillic look-alike letter in the plan path", _w("{plan_cyrillic}"), "refused"),
     Attack("fullwidth-solidus", "PLANFILE-2", "U+FF0F in place of the last slash", _w("{plan_fullwidth}"), "refused"),
@@ -233,6 +243,7 @@ ATTACKS: tuple[Attack, ...] = (
     Attack("paired-missing-parent", "PLANFILE-4", "narrowed to the parent, the paired executor does not create it", _w("{plan}", "paired"), "refused", requires=PAIRED + PARENT),
     Attack("paired-sibling", "PLANFILE-4", "the paired executor writes no sibling", _w(SIBLING, "paired"), "refused", (_dir("{plan_dir}"),), requires=PAIRED),
     Attack("paired-other-file", "PLANFILE-4", "the paired executor writes no other file", _w("{guest_root}/README.md", "paired"), "refused", (_file("{guest_root}/README.md"),), requires=PAIRED),
+    Attack("paired-fifo-at-plan", "PLANFILE-4", "the paired executor writes no named pipe at the plan path", _w("{plan}", "paired"), "refused", ({"fifo": "{plan}"},), requires=PAIRED),
     Attack("paired-symlink-at-plan", "PLANFILE-4", "the paired executor follows no link at the plan path", _w("{plan}", "paired"), "refused", (_link("{plan}", "{outside}/secret.txt"),), requires=PAIRED),
     Attack("paired-symlink-parent", "PLANFILE-4", "the paired executor follows no linked parent", _w("{plan}", "paired"), "refused", (_link("{plan_dir}", "{outside}"),), requires=PAIRED + PARENT),
     Attack("paired-doubled-slash", "PLANFILE-4", "the paired executor takes no other spelling", _w("{plan_dir}//{plan_name}", "paired"), "refused", (_dir("{plan_dir}"),), requires=PAIRED),
@@ -334,15 +345,31 @@ def plant(setup: list[Mapping[str, str]], root: Path) -> None:
         if "dir" in entry:
             host_path(root, entry["dir"]).mkdir(parents=True, exist_ok=True)
             continue
-        key = next(k for k in ("file", "symlink", "hardlink") if k in entry)
+        key = next(k for k in ("file", "symlink", "hardlink", "fifo", "socket") if k in entry)
         at = host_path(root, entry[key])
         at.parent.mkdir(parents=True, exist_ok=True)
         if key == "file":
             at.write_text(entry.get("content", ""), "utf-8")
         elif key == "symlink":
             os.symlink(entry["to"], at)
-        else:
+        elif key == "hardlink":
             os.link(entry["to"], at)
+        elif key == "fifo":
+            os.mkfifo(at)
+        else:
+            _plant_socket(at)
+
+
+def _plant_socket(at: Path) -> None:
+    """A Unix socket at ``at``. A socket path is capped near 108 bytes, so it is bound in a short
+    temporary directory and renamed into place."""
+    short = Path(tempfile.mkdtemp(prefix="tc-"))
+    try:
+        with socket.socket(socket.AF_UNIX) as sock:
+            sock.bind(str(short / "s"))
+        os.rename(short / "s", at)
+    finally:
+        shutil.rmtree(short, ignore_errors=True)
 
 
 # ---------------------------------------------------------------------------------- verdicts
