@@ -148,13 +148,19 @@ class _Advertised:
         d = self.definition
         self.payload = _Shared(type="function", name=d["name"], description=d["description"], parameters=d["parameters"])
 
+    def _catalog_entry(self, deferred: bool) -> dict[str, Any]:
+        # The normalized metadata (PluginToolMetadata) the adapter contract reports beside each name:
+        # origin, read-only classification and owner, as the registry holds them after merges.
+        return _Shared(name=self.name, deferred=deferred, origin="external" if self.external else "internal",
+                       readOnly=self.read_only, owner=self.reg.plugin)
+
     def build_catalog(self) -> None:
-        self.catalog_loaded = _Shared(name=self.name, deferred=False)
+        self.catalog_loaded = self._catalog_entry(False)
 
     def catalog_deferred(self) -> dict[str, Any]:
         entry = self._catalog_deferred
         if entry is None:
-            entry = self._catalog_deferred = _Shared(name=self.name, deferred=True)
+            entry = self._catalog_deferred = self._catalog_entry(True)
         return entry
 
     def diagnostics(self, redacted: bool, loaded: bool) -> dict[str, Any]:

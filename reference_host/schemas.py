@@ -73,11 +73,12 @@ def flat_object_problem(schema: Any) -> str | None:
     """Why ``schema`` is not one flat object (SCHEMA-1), or None when it is."""
     if not isinstance(schema, Mapping):
         return f"parameters must be a JSON object schema, got {type(schema).__name__}"
-    if schema.get("type") != "object":
-        return f"the root must have type 'object', got {schema.get('type')!r}"
+    # A root union (Type.Union at the root) has no type of its own: name the combinator, not the type.
     combinators = [key for key in ROOT_COMBINATORS if key in schema]
     if combinators:
         return f"the root has {', '.join(combinators)}; move the choice into the handler (see ShareImage)"
+    if schema.get("type") != "object":
+        return f"the root must have type 'object', got {schema.get('type')!r}"
     if not isinstance(schema.get("properties"), Mapping):
         return "the root must have a 'properties' object"
     return None

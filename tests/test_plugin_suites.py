@@ -84,7 +84,8 @@ def run_suites(pytester: pytest.Pytester, *plugins: Path, extra: tuple[str, ...]
             tool=next((str(v) for k, v in props if k == "tool"), None),
             advisories=[str(v) for k, v in props if k == "advisory"],
             properties=props,
-            message=report.longreprtext if report.failed else "",
+            message=report.longreprtext if report.failed else (
+                str(report.longrepr[2]) if report.skipped and isinstance(report.longrepr, tuple) else ""),
         )
         # One outcome per test: a failed teardown after a passed call still counts as failed.
         if report.nodeid not in seen or outcome.outcome == "failed":

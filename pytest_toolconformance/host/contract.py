@@ -61,22 +61,14 @@ def error(kind: str, message: str, *, rule: str | None = None, subject: str | No
 _F = TypeVar("_F", bound=Callable[..., Any])
 
 
-@dataclass(frozen=True)
-class _Marks:
-    wire: bool
-    needs: frozenset[str]
-    builds_state: bool
-    new_session: bool
-
-
 def _method(*, needs: Iterable[str] = (), wire: bool = True, builds_state: bool = False,
             new_session: bool = False) -> Callable[[_F], _F]:
     """Declare a contract method. ``needs``: the capabilities any one of which lets the kit ask it
     (none: always asked). ``wire``: it is a wire request of the same name (info and close are the
     hello and stop that frame a connection). ``builds_state``: a restarted wire host must be sent
     it again to get back where it was. ``new_session``: its result names a new session."""
-    marks = _Marks(wire, frozenset(needs), builds_state, new_session)
-    unknown = marks.needs - set(CAPABILITIES)
+    marks = {"wire": wire, "needs": frozenset(needs), "builds_state": builds_state, "new_session": new_session}
+    unknown = marks["needs"] - set(CAPABILITIES)
     if unknown:  # pragma: no cover - a typo in the declaration below
         raise ValueError(f"unknown capabilities {sorted(unknown)}")
 
@@ -235,7 +227,7 @@ def _json_type(hint: Any) -> tuple[str | None, bool]:
 def _declared(protocol: type) -> tuple[Method, ...]:
     methods = []
     for name, function in vars(protocol).items():
-        marks: _Marks | None = getattr(function, "__contract__", None)
+        marks: dict[str, Any] | None = getattr(function, "__contract__", None)
         if marks is None:
             continue
         hints = typing.get_type_hints(function)
@@ -244,8 +236,7 @@ def _declared(protocol: type) -> tuple[Method, ...]:
         for parameter in list(signature.parameters.values())[1:]:
             json_type, required = _json_type(hints[parameter.name])
             params.append(Param(parameter.name, _camel(parameter.name), json_type, required))
-        methods.append(Method(name, tuple(params), inspect.getdoc(function) or "", marks.wire, marks.needs,
-                              marks.builds_state, marks.new_session, signature))
+        methods.append(Method(name, tuple(params), inspect.getdoc(function) or "", signature=signature, **marks))
     return tuple(methods)
 
 

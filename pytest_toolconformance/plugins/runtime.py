@@ -22,6 +22,7 @@ import hashlib
 import inspect
 import ipaddress
 import itertools
+import json
 import os
 import re
 import secrets
@@ -121,6 +122,14 @@ class ToolUnderTest:
         return self.tool.parameters if self.registration is not None else {}
 
     @property
+    def declared_schema(self) -> dict[str, Any]:
+        """The parameters the plugin declared, accepted or not (name checks read a refused tool too)."""
+        if self.registration is not None:
+            return self.tool.parameters
+        attempted = self.plugin.attempted.get(self.name)
+        return attempted if isinstance(attempted, dict) else {}
+
+    @property
     def external(self) -> bool:
         return bool(self.registration and self.registration.external)
 
@@ -146,6 +155,7 @@ class PluginUnderTest:
         self.tools: list[ToolUnderTest] = []
         self.broken: dict[str, BrokenTool] = {}
         self.calls: dict[str, CallEntry] = {}
+        self.attempted: dict[str, Any] = {}  # tool name -> the parameters it was registered with
         self.markers: dict[str, str] = {}
         self.ids = itertools.count(1)
         self.workdir = Path(tempfile.mkdtemp(prefix=f"toolconformance-{_slug(self.name)}-"))
@@ -229,6 +239,9 @@ class _RecordingContext:
         self._plugin = plugin
 
     def register_tool(self, tool: Any, *args: Any, **options: Any) -> Any:
+        name = getattr(tool, "name", None)
+        if isinstance(name, str):
+            self._plugin.attempted.setdefault(name, getattr(tool, "parameters", None))
         if isinstance(tool, Tool) and callable(tool.execute):
             tool = dataclasses.replace(tool, execute=_Recorder(self._plugin, tool.execute))
         return self._ctx.register_tool(tool, *args, **options)
@@ -261,7 +274,8 @@ def load_and_install(index: int, spec: str, path: Path, timeout: float) -> Plugi
     put = PluginUnderTest(index, spec, path)
     try:
         # An import that never returns (a Python module looping at top level) must not hang collection.
-        loaded: LoadedPlugin = _bounded(lambda: load_plugin(path, timeout=timeout), timeout + 5, f"loading {spec}")
+        loaded: LoadedPlugin = _bounded(lambda: load_plugin(path, timeout=timeout, workspace=put.workdir), timeout + 5,
+                                        f"loading {spec}")
     except HostError as exc:
         put.error, put.error_rule = f"could not load plugin {spec}: {exc.detail}", exc.rule or "REG-1"
         return put
@@ -274,7 +288,11 @@ def load_and_install(index: int, spec: str, path: Path, timeout: float) -> Plugi
         loaded.plugin.writable.append(str(put.workdir))
     # The node side has its own per-request timeout with a better message; the host's is a backstop.
     slack = 2.0 if loaded.kind == "node" else 0.0
-    host = Host(call_timeout=timeout + slack, register_timeout=timeout + slack)
+    # A JS load is import + register + pi's startup, each bounded by the node loader.
+    register_bound = timeout + slack
+    if loaded.kind == "node":
+        register_bound += getattr(loaded.plugin, "import_timeout", 0.0) + timeout
+    host = Host(call_timeout=timeout + slack, register_timeout=register_bound)
     try:
         report = host.install_plugin(_RecordingPlugin(loaded.plugin, put, loaded.name), manifest=loaded.manifest,
                                      name=loaded.name)
@@ -407,7 +425,8 @@ def generate_tests(metafunc: pytest.Metafunc) -> None:
         applies_to = getattr(metafunc.function, "_toolconformance_applies_to", "")
         why = (
             "no plugin could be loaded (see test_plugin_loads)" if not loaded
-            else f"no tool of the plugins under test is one this check applies to{f' ({applies_to})' if applies_to else ''}"
+            else "not applicable: no tool of the plugins under test is one this check applies to"
+            + (f" ({applies_to})" if applies_to else "")
         )
         params = [pytest.param(None, id="nothing-to-check", marks=pytest.mark.skip(reason=why))]
     metafunc.parametrize("case", params)
@@ -524,6 +543,61 @@ def blocked_network(attempts: list[str]) -> Iterator[None]:
         socket.socket.connect_ex = original["connect_ex"]  # type: ignore[method-assign]
 
 
+# What a refusal says, in the words real handlers use ("Error: UI not available", "no parameters are
+# accepted", "name must be a string", "Unknown parameter", "file not found").
+REFUSAL = re.compile(
+    r"\b(error|errors|invalid|must|required|requires|missing|unknown|unexpected|unrecognized|unsupported"
+    r"|not (allowed|available|supported|accepted|permitted|found|a valid|valid|recognized|expected)"
+    r"|no \w+ (is|are) (accepted|allowed|supported|expected)|cannot|can't|unable|refuse[sd]?|expected"
+    r"|no such|does not exist|doesn't exist|failed|denied|forbidden)\b",
+    re.IGNORECASE,
+)
+# What a handler shows when it used a value that was not there or not what it assumed.
+USED_BAD_VALUE = re.compile(r"\b(undefined|NaN)\b|\[object Object\]")
+
+
+def js_renderings(value: Any) -> list[str]:
+    """How a JS handler would print ``value`` (String(value) and JSON), for spotting an echo."""
+    out = {json.dumps(value, ensure_ascii=False, separators=(",", ":"))}
+    if isinstance(value, bool):
+        out.add("true" if value else "false")
+    elif value is None:
+        out.add("null")
+    elif isinstance(value, (int, float)):
+        out.add(str(int(value)) if float(value).is_integer() else repr(value))
+    elif isinstance(value, str):
+        out.add(value)
+    elif isinstance(value, list):
+        out.add(",".join("" if v is None else str(v) for v in value))
+    elif isinstance(value, dict):
+        out.add("[object Object]")
+    # Short renderings ("0", "", "a") appear in any text by chance: no evidence.
+    return sorted(r for r in out if len(r) >= 3)
+
+
+def success_evidence(record: CallRecord, bad_values: Sequence[Any], reference: CallRecord | None = None) -> str | None:
+    """Evidence that a call the handler should have refused was taken as valid, or None.
+
+    Reading: a handler that does not refuse breaking arguments is failed only on what a reader of
+    the seed would accept as evidence: it changed the workspace, echoed the bad value, showed that
+    it used a value that was not there (``undefined``, ``NaN``, ``[object Object]``), or answered
+    exactly as it answers the same call without the offending parameters.
+    """
+    if record.changed:
+        return f"it changed the working directory ({', '.join(record.changed[:3])})"
+    text = record.text
+    for value in bad_values:
+        for rendering in js_renderings(value):
+            if rendering in text:
+                return f"it echoed the bad value {rendering!r}"
+    used = USED_BAD_VALUE.search(text)
+    if used:
+        return f"its answer shows it used a value that was not given ({used.group(0)!r})"
+    if reference is not None and reference.answered and reference.comparable_text == record.comparable_text:
+        return f"it answered exactly as it answers {shorten(reference.arguments, 120)}"
+    return None
+
+
 def _word(name: str) -> re.Pattern[str]:
     return re.compile(rf"(?<![A-Za-z0-9_]){re.escape(name)}(?![A-Za-z0-9_])")
 
@@ -556,6 +630,7 @@ class CallRecord:
     changed: list[str] = field(default_factory=list)
     host_text: str = ""
     details: Any = None
+    workdir: str = ""
 
     @property
     def host_refused(self) -> bool:
@@ -594,20 +669,39 @@ class CallRecord:
         return self.text + "\n" + shorten(self.details if self.details is not None else
                                         (self.result.get("details") if isinstance(self.result, Mapping) else None), 100000)
 
+    @property
+    def comparable_text(self) -> str:
+        """The text with this call's own working directory taken out, to compare two calls' answers."""
+        return self.text.replace(self.workdir, "<cwd>") if self.workdir else self.text
+
     def names(self, name: str) -> bool:
         return bool(_word(name).search(self.text))
 
-    def refused(self, names: Sequence[str]) -> bool:
-        """A refusal: the host refused, or the handler answered text that names a parameter.
+    @property
+    def flagged_error(self) -> bool:
+        """The handler returned pi's error result (``isError: true``): an answer, and not a normal one."""
+        return isinstance(self.result, Mapping) and self.result.get("isError") is True
 
-        Reading: a refusal names what to fix (the REG-6 reading for the host's own refusals), so a
-        handler's text that names none of the declared or offending parameters counts as an answer.
+    @property
+    def reads_as_refusal(self) -> bool:
+        """The answer is a refusal by what it says (an error, something invalid, missing or unavailable)."""
+        return self.flagged_error or bool(REFUSAL.search(self.text))
+
+    def refused(self, names: Sequence[str] = ()) -> bool:
+        """A refusal: the host refused, or the handler answered text that is one.
+
+        Reading: a refusal is recognised by what it is (a text that says no: an error, something
+        invalid, missing, unknown or unavailable), not only by naming the parameter; naming it is
+        advised (:meth:`names_any`), since the model acts on it best.
         """
         if self.host_refused:
             return True
         if self.thrown:
             return False
-        return any(self.names(n) for n in names)
+        return self.reads_as_refusal or any(self.names(n) for n in names)
+
+    def names_any(self, names: Sequence[str]) -> bool:
+        return self.host_refused or any(self.names(n) for n in names)
 
     @property
     def answered(self) -> bool:
@@ -744,7 +838,7 @@ class Subject:
         workdir = Path(tempfile.mkdtemp(prefix="call-", dir=put.workdir))
         _seed(workdir)
         before = snapshot(workdir)
-        record = CallRecord(tut.name, put.name, copy.deepcopy(arguments), via)
+        record = CallRecord(tut.name, put.name, copy.deepcopy(arguments), via, workdir=str(workdir))
         attempts: list[str] = []
         timed_out = False
         try:

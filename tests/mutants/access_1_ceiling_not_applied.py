@@ -8,8 +8,9 @@ from reference_host.session import Session
 from tests.mutants._access_support import mutant_host
 
 RULE = "ACCESS-1"
-# Without the ceiling a later grant shows up in access, so the ACCESS-3 checks fail as well.
-ALSO = ("ACCESS-3",)
+ALSO = {
+    "ACCESS-3": "without the ceiling a later grant shows up in access, which ACCESS-3 forbids",
+}
 
 
 class NoCeilingSession(Session):

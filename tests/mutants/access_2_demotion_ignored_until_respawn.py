@@ -11,8 +11,10 @@ from reference_host.session import Session
 from tests.mutants._access_support import mutant_host
 
 RULE = "ACCESS-2"
-# Frozen access is not the live intersection (ACCESS-1), and a handler re-reading it sees no change (ACCESS-5).
-ALSO = ("ACCESS-1", "ACCESS-5")
+ALSO = {
+    "ACCESS-1": "frozen access is not the live intersection ACCESS-1 states",
+    "ACCESS-5": "a handler re-reading frozen access sees no change",
+}
 
 
 class StaleSession(Session):

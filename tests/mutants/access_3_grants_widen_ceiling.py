@@ -8,8 +8,9 @@ from reference_host.session import Session
 from tests.mutants._access_support import mutant_host
 
 RULE = "ACCESS-3"
-# A widened ceiling makes access wider than live ∩ captured ceiling, which ACCESS-1 states exactly.
-ALSO = ("ACCESS-1",)
+ALSO = {
+    "ACCESS-1": "a widened ceiling makes access wider than live policy intersected with the captured ceiling",
+}
 
 
 class WideningSession(Session):

@@ -10,8 +10,9 @@ from reference_host.session import Session
 from tests.mutants._access_support import mutant_host
 
 RULE = "ACCESS-4"
-# A handler re-reading identity after the revocation still sees owner (ACCESS-5).
-ALSO = ("ACCESS-5",)
+ALSO = {
+    "ACCESS-5": "a handler re-reading identity after the revocation still sees owner",
+}
 
 
 class StickyOwnerSession(Session):

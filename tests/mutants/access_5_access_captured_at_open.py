@@ -8,8 +8,12 @@ from reference_host.session import Session
 from tests.mutants._access_support import mutant_host
 
 RULE = "ACCESS-5"
-# Access fixed at the first read is stale for every check that changes the policy afterwards.
-ALSO = ("ACCESS-1", "ACCESS-2", "ACCESS-6", "ACCESS-8")
+ALSO = {
+    "ACCESS-1": "access fixed at the first read is not the live intersection",
+    "ACCESS-2": "a demotion after the first read is never seen",
+    "ACCESS-6": "a queued mutation is rechecked against the stale access",
+    "ACCESS-8": "file tools read the stale roots",
+}
 
 
 class CapturedSession(Session):

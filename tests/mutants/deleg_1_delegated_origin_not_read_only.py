@@ -10,9 +10,11 @@ from reference_host.session import Session
 from tests.mutants._access_support import mutant_host
 
 RULE = "DELEG-1"
-# A child that is not read-only is let write (the PLANFILE-5 child rows, DELEG-3) and run
-# destructive commands (PLANFILE-6).
-ALSO = ("DELEG-3", "PLANFILE-5", "PLANFILE-6")
+ALSO = {
+    "DELEG-3": "a child that is not read-only has its restriction cleared",
+    "PLANFILE-5": "a child that is not read-only is let write the plan path",
+    "PLANFILE-6": "a child that is not read-only runs destructive commands",
+}
 
 
 class ForgetfulSession(Session):

@@ -11,8 +11,9 @@ from reference_host.session import Session
 from tests.mutants._access_support import mutant_host
 
 RULE = "DELEG-2"
-# Dropping planMode is clearing a restriction (DELEG-3).
-ALSO = ("DELEG-3",)
+ALSO = {
+    "DELEG-3": "dropping planMode is clearing a restriction",
+}
 
 
 class PlanDroppingSession(Session):

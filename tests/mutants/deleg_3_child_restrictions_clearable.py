@@ -11,9 +11,11 @@ from reference_host.session import Session
 from tests.mutants._access_support import mutant_host
 
 RULE = "DELEG-3"
-# A cleared planMode is lost for further delegation (DELEG-2); a cleared readOnly lets the child
-# write the plan path (PLANFILE-5) and run destructive commands (PLANFILE-6).
-ALSO = ("DELEG-2", "PLANFILE-5", "PLANFILE-6")
+ALSO = {
+    "DELEG-2": "a cleared planMode is lost for further delegation",
+    "PLANFILE-5": "a cleared readOnly lets the child write the plan path",
+    "PLANFILE-6": "a cleared readOnly lets the child run destructive commands",
+}
 
 
 class ClearableSession(Session):

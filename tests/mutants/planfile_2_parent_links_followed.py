@@ -10,9 +10,10 @@ from reference_host.sandbox import Components, Sandbox, SandboxRefusal
 from tests.mutants._access_support import mutant_host
 
 RULE = "PLANFILE-2"
-# Following links on the way breaks every check that plants one: the queued write behind a planted
-# link (ACCESS-6) and the paired executor behind a linked parent (PLANFILE-4).
-ALSO = ("ACCESS-6", "PLANFILE-4")
+ALSO = {
+    "ACCESS-6": "the queued write behind a planted link is admitted through the link",
+    "PLANFILE-4": "the paired executor behind a linked parent uses the same path walk",
+}
 _FOLLOW = os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC
 
 

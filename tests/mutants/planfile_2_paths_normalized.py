@@ -10,8 +10,9 @@ from reference_host.sandbox import Components, Sandbox
 from tests.mutants._access_support import mutant_host
 
 RULE = "PLANFILE-2"
-# The paired executor uses the same path rules, so its doubled-slash row is admitted too.
-ALSO = ("PLANFILE-4",)
+ALSO = {
+    "PLANFILE-4": "the paired executor uses the same path rules, so its doubled-slash row is admitted too",
+}
 
 
 class NormalizingSandbox(Sandbox):

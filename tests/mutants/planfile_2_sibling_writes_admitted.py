@@ -10,8 +10,9 @@ from reference_host.sandbox import Sandbox, SandboxAccess, SandboxOp
 from tests.mutants._access_support import mutant_host
 
 RULE = "PLANFILE-2"
-# The paired executor goes through the same allowance, so its sibling row is admitted too.
-ALSO = ("PLANFILE-4",)
+ALSO = {
+    "PLANFILE-4": "the paired executor goes through the same allowance, so its sibling row is admitted too",
+}
 
 
 class SiblingSandbox(Sandbox):

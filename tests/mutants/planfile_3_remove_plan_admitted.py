@@ -9,8 +9,9 @@ from reference_host.sandbox import Sandbox, SandboxAccess, SandboxOp
 from tests.mutants._access_support import mutant_host
 
 RULE = "PLANFILE-3"
-# The paired executor asked to remove the plan file is admitted too (it may only write).
-ALSO = ("PLANFILE-4",)
+ALSO = {
+    "PLANFILE-4": "the paired executor asked to remove the plan file is admitted too",
+}
 
 
 class RemovingSandbox(Sandbox):

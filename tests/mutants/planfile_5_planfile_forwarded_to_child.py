@@ -11,8 +11,9 @@ from reference_host.session import Session
 from tests.mutants._access_support import mutant_host
 
 RULE = "PLANFILE-5"
-# A child with a planFile also breaks "absent on every delegated read-only origin".
-ALSO = ("PLANFILE-1",)
+ALSO = {
+    "PLANFILE-1": "a child with a planFile breaks the allowance being absent on every delegated read-only origin",
+}
 
 
 class ForwardingSession(Session):

@@ -7,8 +7,8 @@ Every answer is checked against the message schemas; anything the protocol does 
 
 It is always bounded: each request has a deadline (``timeout``); a host that hangs is killed at it,
 a host that exits is noticed at once, and either is restarted (its state since the last ``reset``
-replayed) at most ``max_restarts`` times in a run, after which every request fails fast with the
-last fault and the host's stderr tail.
+replayed). The budget is ``max_restarts`` checks in a row that meet a fault: past it every request
+fails fast with the last fault and the host's stderr tail; a check that meets none restores it.
 """
 
 from __future__ import annotations
@@ -120,9 +120,12 @@ class WireHostAdapter:
         #: Set to a list to record every line both ways as ``("kit" | "host", line)`` (docs, tests).
         self.transcript: list[tuple[str, bytes]] | None = None
         self.starts = 0
-        #: Protocol faults met in this run (a hang, a death, a bad answer...): past max_restarts, the
-        #: kit gives up on the host, so a host that is broken for good costs a few timeouts at most.
+        #: Checks in a row (from one reset to the next) that met a protocol fault (a hang, a death, a
+        #: bad answer...): past max_restarts the kit gives up on the host, so a host that is broken
+        #: for good costs a few timeouts at most, while one that faults now and then (a hang on one
+        #: request) is restarted each time and every check that did not meet a fault keeps its verdict.
         self.faults = 0
+        self._check_faulted = False
         self._proc: _Process | None = None
         self._hello: JSON | None = None
         self._capabilities: frozenset[str] = frozenset()
@@ -151,6 +154,7 @@ class WireHostAdapter:
         __tracebackhide__ = True  # the fault is in the message; the kit's frames are noise
         # The log is emptied first: a host restarted by this reset starts fresh, nothing to replay.
         self._poisoned = None
+        self._next_check()
         self._log.clear()
         self._to_proc.clear()
         kind, value = self._request("reset", {})
@@ -284,6 +288,18 @@ class WireHostAdapter:
         stderr = proc.stderr_tail() if proc is not None else ""
         self._throw(WireProtocolError(self.command, fault, detail, method=method, seq=seq, line=line, stderr=stderr))
 
+    def _next_check(self) -> None:
+        """A reset starts a check: the fault budget counts checks in a row that met a fault, so a
+        check that met none gives the budget back (unless the kit has given up already)."""
+        if not self._check_faulted and self.faults <= self.max_restarts:
+            self.faults = 0
+        self._check_faulted = False
+
+    def _count_fault(self) -> None:
+        if not self._check_faulted:
+            self.faults += 1
+            self._check_faulted = True
+
     def _throw(self, error: WireProtocolError, *, count: bool = True) -> NoReturn:
         """Raise a fault, and refuse the requests that follow until the next reset
         (:class:`WireHostUnusable`): the host's state is unknown now, and a check that went on
@@ -291,7 +307,8 @@ class WireHostAdapter:
         __tracebackhide__ = True
         self._last_fault = error.summary
         self._poisoned = error
-        self.faults += count
+        if count:
+            self._count_fault()
         raise error from None
 
     # -- starting, restarting, replaying ----------------------------------------------------------------
@@ -308,7 +325,7 @@ class WireHostAdapter:
             status = proc._status_text()
             self._last_stderr = proc.stderr_tail()
             self._last_fault = f"exited between requests {status}"
-            self.faults += 1
+            self._count_fault()
             proc.dispose()
             self._proc = None
             if self.faults > self.max_restarts:
@@ -335,8 +352,8 @@ class WireHostAdapter:
         __tracebackhide__ = True
         error = WireProtocolError(
             self.command, "gave-up",
-            f"it met {self.faults} protocol faults in this run (the kit restarts a host at most "
-            f"{self.max_restarts} times); every further request errors at once. "
+            f"it met protocol faults in {self.faults} checks in a row (the kit restarts a host at most "
+            f"{self.max_restarts} times in a row); every further request errors at once. "
             f"Last fault: {self._last_fault or 'none recorded'}",
             stderr=self._last_stderr,
         )

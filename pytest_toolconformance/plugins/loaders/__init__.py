@@ -19,6 +19,7 @@ from pytest_toolconformance.plugins.loaders.node import (
     PluginExitError,
     PluginTimeoutError,
     PluginToolError,
+    entry_name,
 )
 from pytest_toolconformance.plugins.loaders.python import load_python_plugin
 from reference_host.errors import PluginLoadError
@@ -114,12 +115,15 @@ def _from_manifest(manifest_path: Path) -> tuple[Path, str, dict[str, Any]]:
     return entry, name, data
 
 
-def load_plugin(path: str | os.PathLike[str], *, timeout: float = 5.0) -> LoadedPlugin:
+def load_plugin(
+    path: str | os.PathLike[str], *, timeout: float = 5.0, workspace: str | os.PathLike[str] | None = None
+) -> LoadedPlugin:
     """Load a plugin from a folder (with ``plugin.json`` or a default entry), a manifest or an entry file.
 
     The name is the manifest's ``name``, else the folder's name, else the entry's stem (the folder's
     name for an ``index.*`` entry). Python entries are imported now; JS/TS entries start their node
-    process on ``register``. ``timeout`` bounds each request to a JS plugin's process.
+    process on ``register``. ``timeout`` bounds each request to a JS plugin's process;
+    ``workspace`` is where a JS plugin's process runs (pi's ``ctx.cwd`` outside a call).
     """
     given = Path(path)
     target = given.resolve()
@@ -154,13 +158,13 @@ def load_plugin(path: str | os.PathLike[str], *, timeout: float = 5.0) -> Loaded
         else:
             entry, name, manifest = _from_manifest(target)
     else:
-        # "index" says nothing about the plugin; its folder does.
-        entry, name = target, (target.parent.name if target.stem == "index" else target.stem)
+        # "index" says nothing about the plugin; its folder (or the package above src/) does.
+        entry, name = target, entry_name(target)
     suffix = entry.suffix
     if suffix in PY_SUFFIXES:
         return LoadedPlugin(name=name, kind="python", entry=entry, manifest=manifest, plugin=load_python_plugin(entry))
     if suffix in JS_SUFFIXES or suffix in TS_SUFFIXES:
-        plugin = NodePlugin(entry, name=name, timeout=timeout)
+        plugin = NodePlugin(entry, name=name, timeout=timeout, cwd=workspace)
         return LoadedPlugin(name=name, kind="node", entry=entry, manifest=manifest, plugin=plugin)
     raise PluginLoadError(
         f"plugin entry {entry} has an unknown extension {suffix or '(none)'!r}; use one of "

@@ -8,12 +8,13 @@ Python ``ctx`` with an execute proxy that sends the call to the same process.
 Line protocol (the full version is at the top of ``js/bridge.mjs``): one JSON object per line.
 
 * Python -> node on stdin, one request at a time, each with an ``id``:
-  ``{id, op:"load", entry, kind:"esm"|"ts", replay, mirror}``,
+  ``{id, op:"load", entry, kind:"esm"|"ts", replay, workspace, mirror}``,
   ``{id, op:"call", tool, handle, callId, params, cwd, access, identity, accountUserId}``,
   ``{id, op:"mirror", access, identity, accountUserId}``, ``{id, op:"ping"}``.
 * node -> Python on stdout, each line prefixed with a per-process random marker: answers
   ``{id, ok:true, ..., network}`` / ``{id, ok:false, error:{name, message, stack, transport, ...}, network}``
-  and one-way notes ``{op:"log"|"read"|"tool", id, ...}``. Unmarked stdout bytes are plugin noise
+  and one-way notes ``{op:"log"|"read"|"tool"|"phase", id, ...}`` (``phase``: a load entered
+  ``import``, ``register`` or pi's ``startup``, each bounded apart). Unmarked stdout bytes are plugin noise
   (kept in the stderr tail); ``console.*`` and ``process.stdout.write`` already go to stderr.
 * During a first load on POSIX, a ``registerTool``/``current*()`` call made by the plugin's
   ``register`` is a synchronous ``{op:"ctx", method, args}`` note; the reply goes back on a
@@ -293,9 +294,14 @@ class NodePlugin:
         node: str | None = None,
         cwd: str | os.PathLike[str] | None = None,
         sync_host_calls: bool = True,
+        import_timeout: float | None = None,
         writable: Sequence[str | os.PathLike[str]] = (),
     ) -> None:
         """``entry``: the plugin's JS/TS entry file. ``timeout``: seconds per request (register, call).
+
+        ``import_timeout``: seconds for importing the entry and what it imports, bounded apart from
+        ``register`` (default ``max(30, 6 * timeout)``: a real extension's import of pi and its
+        dependencies is slow on a busy machine, and none of it is the plugin's register).
 
         ``node``: the node binary (default ``$TOOLCONFORMANCE_NODE`` or ``node`` on PATH).
         ``cwd``: where node starts and where calls without a cwd run (default: ours).
@@ -305,9 +311,10 @@ class NodePlugin:
         (where namespaces work the rest of the file system is read-only to it; see docs/access-model.md).
         """
         self.entry = Path(entry).resolve()
-        self.name = name or (self.entry.parent.name if self.entry.stem == "index" else self.entry.stem)
+        self.name = name or entry_name(self.entry)
         self.__name__ = self.name  # what a host names a plugin object by, as for a module
         self.timeout = float(timeout)
+        self.import_timeout = float(import_timeout) if import_timeout is not None else max(30.0, 6 * self.timeout)
         self.node = node
         self.cwd = os.fspath(cwd) if cwd is not None else None
         self.writable: list[str] = [os.fspath(p) for p in writable] + ([self.cwd] if self.cwd else [])
@@ -352,6 +359,7 @@ class NodePlugin:
                         "entry": str(self.entry),
                         "kind": self.kind,
                         "replay": False,
+                        "workspace": self.cwd,
                         "mirror": self._mirror,
                     },
                     what="register()",
@@ -519,7 +527,8 @@ class NodePlugin:
             self._stop(grace=0)
             self._spawn()
         answer = self._request(
-            {"op": "load", "entry": str(self.entry), "kind": self.kind, "replay": True, "mirror": self._mirror},
+            {"op": "load", "entry": str(self.entry), "kind": self.kind, "replay": True, "workspace": self.cwd,
+             "mirror": self._mirror},
             what=f"reloading the plugin for tool {tool!r}",
             on_message=None,
         )
@@ -620,7 +629,9 @@ class NodePlugin:
         what: str,
         on_message: Callable[[dict[str, Any]], None] | None,
     ) -> dict[str, Any]:
-        deadline = time.monotonic() + self.timeout
+        bound = self.timeout
+        deadline = time.monotonic() + bound
+        during = ""
         while True:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
@@ -632,7 +643,7 @@ class NodePlugin:
                 )
                 raise PluginTimeoutError(
                     f"JS plugin {self.name!r} ({self.entry}): {what} did not finish within "
-                    f"{self.timeout:g} s, so the kit killed its node process ({then}). "
+                    f"{bound:g} s{during}, so the kit killed its node process ({then}). "
                     "Look for a promise that never settles or a busy loop" + self._tail_note(proc),
                     subject=str(self.entry),
                 )
@@ -643,6 +654,11 @@ class NodePlugin:
             if item is _EOF:
                 raise self._exited(proc, what)
             if "op" in item:
+                if item["op"] == "phase" and message["op"] == "load":
+                    # Each phase of a load has its own bound, so a timeout names the phase that hung.
+                    bound, during = self._phase_bound(str(item.get("phase")))
+                    deadline = time.monotonic() + bound
+                    continue
                 if item["op"] == "ctx" and on_message is None:
                     proc.reply({"ok": False, "error": {"name": "Error", "message": "no host call expected now"}})
                 elif on_message is not None:
@@ -651,6 +667,13 @@ class NodePlugin:
             if item.get("id") == request_id:
                 return item
             # An answer to an abandoned request: nothing waits for it any more.
+
+    def _phase_bound(self, phase: str) -> tuple[float, str]:
+        if phase == "import":
+            return self.import_timeout, " while importing the module (and what it imports)"
+        if phase == "startup":
+            return self.timeout, " in pi's startup events (session_start, resources_discover)"
+        return self.timeout, " in its register function"
 
     def _exited(self, proc: _NodeProcess, what: str) -> PluginExitError:
         try:
@@ -688,7 +711,8 @@ class NodePlugin:
             return stash[token]
         phase = error.get("phase")
         name = error.get("name") or "Error"
-        message = error.get("message") or ""
+        # Node's "Require stack:" list is for humans debugging node, not a line of the finding.
+        message = (error.get("message") or "").split("\nRequire stack:", 1)[0]
         code = error.get("code")
         js = f"{name}: {message}"
         where = f"JS plugin {self.entry}"
@@ -704,6 +728,11 @@ class NodePlugin:
                 f"{where} is not a plugin: it exports neither register(ctx), nor a default object with "
                 f"register, nor a default PI extension function ({message}). Add "
                 "'export function register(ctx) { ... }' to the entry file"
+            )
+        elif phase == "startup":
+            text = (
+                f"pi's startup of {where} (session_start, resources_discover) failed with {js}. Fix the "
+                f"extension's startup handlers{_stack_note(stack)}"
             )
         elif phase == "register":
             text = (
@@ -726,7 +755,8 @@ class NodePlugin:
             text = (
                 f"Could not load {where}: importing it threw {js}. Fix the module's top-level code{_stack_note(stack)}"
             )
-        if tail:
+        # Before the plugin's code ran (a Node too old, no jiti) its stderr holds nothing of its own.
+        if tail and phase not in ("node-version", "jiti-missing"):
             text += f". Node stderr:\n    {_short_tail(tail)}"
         return PluginLoadError(text, subject=str(self.entry))
 
@@ -784,6 +814,28 @@ class NodePlugin:
                     _log(ctx, "warning", f"tool {name!r}: unknown registerTool option {key!r} ignored")
         # Only the options the plugin gave are passed: the host tells "omitted" from an explicit null.
         return ctx.register_tool(tool, **kwargs)
+
+
+_BUILD_FOLDERS = frozenset({"src", "lib", "dist", "build", "out"})
+
+
+def entry_name(entry: Path) -> str:
+    """A plugin's name from its entry: the stem, or the folder of an ``index.*``; the package (or
+    folder) above a ``src/index.ts``-style build folder, since "src" says nothing about the plugin."""
+    if entry.stem != "index":
+        return entry.stem
+    folder = entry.parent
+    if folder.name not in _BUILD_FOLDERS:
+        return folder.name
+    package = folder.parent / "package.json"
+    try:
+        data = json.loads(package.read_text("utf-8")) if package.is_file() else {}
+    except (OSError, ValueError):
+        data = {}
+    name = data.get("name") if isinstance(data, dict) else None
+    if isinstance(name, str) and name:
+        return name.rsplit("/", 1)[-1]
+    return folder.parent.name or folder.name
 
 
 def _stack_note(stack: str, frames: int = 3) -> str:
@@ -898,6 +950,7 @@ __all__ = [
     "JS_SUFFIXES",
     "TS_SUFFIXES",
     "NodePlugin",
+    "entry_name",
     "PluginExitError",
     "PluginTimeoutError",
     "PluginToolError",

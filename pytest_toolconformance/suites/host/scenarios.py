@@ -5,6 +5,17 @@ through the adapter contract. A step's ``expect`` holds ``match`` (a deep subset
 contain: objects by key, arrays element by element and of equal length) and/or ``schema`` (a JSON
 Schema the answer must satisfy). ``save`` stores answer values as ``${name}`` variables for later
 steps; ``${root}`` is the case's sandbox directory. See docs/scenarios.md.
+
+A step's ``rule`` names the rule its expectation is about. A step about a rule the case does not
+check is a precondition: when it fails the case is *blocked by* that rule (``pytest.skip``), which
+counts toward neither rule, because the case can no longer say anything about its own. ``expect``
+``expect.needs`` maps another rule to a deep subset of the same answer that the case presupposes
+(a thrown handler's ``isError``, say): checked first, a mismatch blocks the case by that rule.
+``unless`` on a step marks what the seed leaves to the host (how its loader searches, say): when
+that step's expectation fails the case does not apply and is skipped with that reason. ``expect``
+may also hold ``catalog``: per tool name, the normalized metadata (``origin``, ``readOnly``,
+``owner``) its compose catalog entry must carry, or ``null`` for a tool absent from the catalog;
+a host that does not report a field gets the case skipped with the reason.
 """
 
 from __future__ import annotations
@@ -20,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 import jsonschema
+import pytest
 
 from pytest_toolconformance.findings import Finding
 from pytest_toolconformance.host.client import HostClient, Session
@@ -150,7 +162,13 @@ class CaseRunner:
         self.variables: dict[str, Any] = {"root": str(self.root)}
 
     def fail(self, index: int, step: Mapping[str, Any], expected: str, actual: Any) -> None:
+        if step.get("unless"):
+            pytest.skip(f"case {self.case.id} does not apply: {step['unless']} (step {index} [{step.get('do')}]: "
+                        f"{expected[:200]})")
         rule = step.get("rule") or self.case.rules[0]
+        if rule not in self.case.rules:
+            pytest.skip(f"blocked by {rule}: case {self.case.id} needs {rule} as a precondition and step {index} "
+                        f"[{step.get('do')}] found it broken ({expected[:300]})")
         raise Finding(
             rule,
             f"case {self.case.id} ({self.case.file}) step {index} [{step.get('do')}]: {expected}",
@@ -246,13 +264,39 @@ class CaseRunner:
             if isinstance(answer, Mapping) and "error" in answer and step["do"] not in ("sandbox",):
                 self.fail(index, step, "the step succeeds", answer)
             return
+        for rule, needed in (expect.get("needs") or {}).items():
+            problem = mismatch(needed, answer)
+            if problem:
+                self.fail(index, {**step, "rule": rule}, f"answer matches {json.dumps(needed)[:300]} ({problem})", answer)
         if "match" in expect:
             problem = mismatch(expect["match"], answer)
             if problem:
                 self.fail(index, step, f"answer matches {json.dumps(expect['match'], ensure_ascii=False)[:600]} ({problem})", answer)
+        if "catalog" in expect:
+            self._expect_catalog(index, step, expect["catalog"], answer)
         if "schema" in expect:
             errors = sorted(jsonschema.Draft202012Validator(expect["schema"]).iter_errors(answer), key=str)
             if errors:
                 first = errors[0]
                 where = "/".join(str(p) for p in first.absolute_path) or "(root)"
                 self.fail(index, step, f"answer satisfies {expect.get('says') or 'the step schema'} (at {where}: {first.message[:300]})", answer)
+
+    def _expect_catalog(self, index: int, step: Mapping[str, Any], wanted: Mapping[str, Any], answer: Any) -> None:
+        entries = {e.get("name"): e for e in (answer or {}).get("catalog") or [] if isinstance(e, Mapping)}
+        for name, fields in wanted.items():
+            entry = entries.get(name)
+            if fields is None:
+                if entry is not None:
+                    self.fail(index, step, f"{name} is absent from the catalog", entry)
+                continue
+            if entry is None:
+                self.fail(index, step, f"{name} is in the catalog", sorted(str(n) for n in entries))
+                continue
+            missing = sorted(set(fields) - set(entry))
+            if missing:
+                pytest.skip(f"the host does not report {', '.join(missing)} in compose's catalog entries, where "
+                            f"{'/'.join(self.case.rules)} reads the host's own classification (see "
+                            "docs/host-implementers.md, 'Tool metadata in the catalog')")
+            problem = mismatch(dict(fields), entry, f"$.catalog[{name}]")
+            if problem:
+                self.fail(index, step, f"the catalog entry of {name} carries {json.dumps(fields)} ({problem})", entry)

@@ -10,6 +10,7 @@ its smallest scenario. ``--toolconformance-max-examples`` sets the examples per 
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
@@ -28,6 +29,13 @@ METADATA_KEYS = frozenset({
     "read_only", "plugin", "owner", "scope", "deferLoading", "deferred", "showOutput", "metadata",
 })
 EXCLUDED_FROM_REASON = ("Bash", "ToolSearch")
+
+
+def precondition(condition: bool, rule: str, expected: str, actual: Any) -> None:
+    """A check that needs another rule's behaviour and finds it broken is *blocked by* that rule
+    (skipped with the reason), not failed: it counts toward neither rule."""
+    if not condition:
+        pytest.skip(f"blocked by {rule}: this check needs {expected}; the host did {json.dumps(actual, default=repr)[:300]}")
 
 
 def install(client: HostClient, plugins: Iterable[JSON], rule: str) -> None:
@@ -344,12 +352,15 @@ def test_reason_is_consumed_before_the_handler(toolconformance_host: HostClient)
                                            "parameters": schema, "handler": [{"op": "echo"}]}]}
         install(client, [doc], "REASON-4")
         sent = {**arguments, "reason": reason}
-        outcome = client.open(identity={"userId": "u1"}).call("local_probe", sent)
-        scenario = {"plugin": doc, "call": {"tool": "local_probe", "arguments": sent}}
-        check(outcome.get("handlerRan") is True, "REASON-4", "a valid call plus reason runs (reason is never an "
-              "unknown parameter)", {"refusal": outcome.get("refusal"), "content": outcome.get("content")}, scenario)
-        check(_received(outcome) == arguments, "REASON-4", "the handler receives the call's arguments without reason",
-              {"received": _received(outcome)}, scenario)
+        session = client.open(identity={"userId": "u1"})
+        for nth in ("first", "second"):  # a host may consume reason on a tool's first call only
+            outcome = session.call("local_probe", sent)
+            scenario = {"plugin": doc, "calls": [{"tool": "local_probe", "arguments": sent}] * (1 + (nth == "second"))}
+            check(outcome.get("handlerRan") is True, "REASON-4", f"a valid call plus reason runs, the {nth} time too "
+                  "(reason is never an unknown parameter)",
+                  {"refusal": outcome.get("refusal"), "content": outcome.get("content")}, scenario)
+            check(_received(outcome) == arguments, "REASON-4", f"on the {nth} call the handler receives the call's "
+                  "arguments without reason", {"received": _received(outcome)}, scenario)
 
     run_property(_reason_calls(), body)
 
@@ -401,11 +412,13 @@ def test_out_of_scope_tools_are_absent_not_refused(toolconformance_host: HostCli
                 e.get("name") for e in composed["payload"].get("tools") or []}
             diagnostics = set(strings_in(composed.get("diagnostics")))
             for tool in hidden:
+                outcome = session.call(tool.name, {})
+                precondition(outcome.get("handlerRan") is False, "SCOPE-1", f"{tool.name} (scope {_scope(tool)}) to "
+                             "be refused outside its scope", {k: outcome.get(k) for k in ("handlerRan", "refusal")})
                 check(tool.name not in names, "SCOPE-2", f"{tool.name} (scope {_scope(tool)}) is absent from the "
                       "catalog, tool list and payload of a session outside its scope", sorted(names), scenario)
                 check(tool.name not in diagnostics, "SCOPE-2", f"{tool.name} is absent from that session's "
                       "diagnostics", composed.get("diagnostics"), scenario)
-                outcome = session.call(tool.name, {})
                 check(outcome.get("handlerRan") is False and (outcome.get("refusal") or {}).get("stage") == "lookup",
                       "SCOPE-2", f"calling {tool.name} from outside its scope is an unknown tool (refused at lookup, "
                       "handler never runs)", {k: outcome.get(k) for k in ("handlerRan", "refusal")}, scenario)
@@ -467,6 +480,10 @@ def test_foreign_read_only_declarations_classify_nothing(toolconformance_host: H
             tool = known[stolen]
             if tool.read_only or not tool.visible_to(spec["identity"]["userId"], spec.get("projectId"),
                                                       spec.get("platform")):
+                continue
+            if tool.plugin_wildcard:
+                # Its owner's own mcp__* could put it in the child (RO-1 decides whether rightly): the
+                # child's catalog cannot say that the foreign declaration classified it.
                 continue
             check(stolen not in names, "RO-3", f"{plugin} declared {stolen} (owned by {tool.plugin}) read-only; that "
                   "classifies nothing, so the read-only child lacks it", sorted(names), scenario)

@@ -3,7 +3,16 @@
 The one timing check of the kit. It composes a catalog of N tools and one of 10N (a fifth of each
 external) and compares the time *per tool*: a linear host stays near 1x even on a noisy machine,
 a host that rescans the catalog for every tool grows about 10x. It fails only past 4x, so that a
-busy CI machine does not make it flaky, and it takes the best of several runs of each.
+busy CI machine does not make it flaky, and it takes the best of several runs of each. A growth
+past 4x is measured again (CONFIRMATIONS more time) and reported only if every measurement
+shows it: a burst of load on the machine lands on one measurement, a quadratic host on all of them.
+In a plugin run against the kit's own reference host it does not run at all: a plugin author can
+fix nothing about the reference host's timing.
+
+A host in the kit's own process is timed by the CPU time the process spends (``process_time``),
+not by the wall clock: on a loaded machine a long composition is preempted many times and a short
+one hardly ever, which would make a linear host look superlinear. A wire host works in another
+process, so it is timed by the wall clock.
 
 Both a session's first composition after the plugins are installed (where a host may work out
 each tool's caps) and later ones are measured: quadratic work hidden in either is caught.
@@ -18,6 +27,7 @@ from typing import Any
 
 import pytest
 
+from pytest_toolconformance import options as kit_settings
 from pytest_toolconformance.host.client import HostClient, check
 
 SMALL = 300
@@ -26,6 +36,8 @@ FACTOR = 10
 LIMIT = 4.0
 ROUNDS = 5
 LATER_RUNS = 10
+#: How many more times a growth past LIMIT is measured before it is reported.
+CONFIRMATIONS = 1
 TOOLS_PER_PLUGIN = 100
 
 _EXTERNAL_SCHEMA = {
@@ -63,10 +75,17 @@ def catalog(size: int) -> list[dict[str, Any]]:
     return plugins
 
 
-def _timed(fn: Callable[[], Any]) -> float:
-    start = time.perf_counter()
+def clock_for(client: HostClient) -> Callable[[], float]:
+    """CPU time of this process for an in-process host; the wall clock for a host process."""
+    from pytest_toolconformance.host.wire.client import WireHostAdapter
+
+    return time.perf_counter if isinstance(client.adapter, WireHostAdapter) else time.process_time
+
+
+def _timed(fn: Callable[[], Any], clock: Callable[[], float]) -> float:
+    start = clock()
     fn()
-    return time.perf_counter() - start
+    return clock() - start
 
 
 def _install(client: HostClient, plugins: list[dict[str, Any]], size: int) -> None:
@@ -82,6 +101,7 @@ def measure(client: HostClient, sizes: tuple[int, ...]) -> dict[int, tuple[float
     the install, and of later compositions. Sizes are measured in interleaved rounds, so that a
     busy moment of the machine does not land on one size only."""
     catalogs = {size: catalog(size) for size in sizes}
+    clock = clock_for(client)
     best = {size: [float("inf"), float("inf")] for size in sizes}
     totals: dict[int, int] = {}
     gc.collect()
@@ -93,30 +113,52 @@ def measure(client: HostClient, sizes: tuple[int, ...]) -> dict[int, tuple[float
                 _install(client, catalogs[size], size)
                 session = client.open(identity={"userId": "cost"})
                 composed: dict[str, Any] = {}
-                best[size][0] = min(best[size][0], _timed(lambda s=session, c=composed: c.update(s.compose())))
+                best[size][0] = min(best[size][0], _timed(lambda s=session, c=composed: c.update(s.compose()), clock))
                 totals[size] = len(composed.get("catalog") or [])
                 check(totals[size] >= size, "COST-1", f"the session's catalog holds the {size} tools", totals[size])
                 for _ in range(LATER_RUNS):
-                    best[size][1] = min(best[size][1], _timed(session.compose))
+                    best[size][1] = min(best[size][1], _timed(session.compose, clock))
     finally:
         if enabled:
             gc.enable()
     return {size: (best[size][0] / totals[size], best[size][1] / totals[size]) for size in sizes}
 
 
+def growths(measured: dict[int, tuple[float, float]]) -> dict[str, float]:
+    """Per composition kind ("first", "later"), how much the time per tool grew from SMALL to the large catalog."""
+    small, large = measured[SMALL], measured[SMALL * FACTOR]
+    return {which: (big / s if s > 0 else 1.0) for which, s, big in (("first", small[0], large[0]),
+                                                                      ("later", small[1], large[1]))}
+
+
+def confirmed_growth(client: HostClient) -> tuple[dict[str, float], list[dict[int, tuple[float, float]]]]:
+    """The smallest growth per kind over a first measurement and, while any kind exceeds LIMIT, up to
+    CONFIRMATIONS more: a failure must be there every time it is looked at."""
+    attempts = [measure(client, (SMALL, SMALL * FACTOR))]
+    best = growths(attempts[0])
+    while any(g > LIMIT for g in best.values()) and len(attempts) <= CONFIRMATIONS:
+        attempts.append(measure(client, (SMALL, SMALL * FACTOR)))
+        best = {which: min(best[which], g) for which, g in growths(attempts[-1]).items()}
+    return best, attempts
+
+
 @pytest.mark.toolconformance("COST-1")
 def test_composition_time_per_tool_does_not_grow_with_the_catalog(toolconformance_host: HostClient) -> None:
+    current = kit_settings.active()
+    if current.plugins and current.host == kit_settings.DEFAULT_HOST:
+        pytest.skip("COST-1 times the host, here the kit's reference host: a plugin run never fails on it")
     client = toolconformance_host
     client.require("registration", "composition")
-    measured = measure(client, (SMALL, SMALL * FACTOR))
-    small, large = measured[SMALL], measured[SMALL * FACTOR]
+    best, attempts = confirmed_growth(client)
     client.reset()
-    for which, s, big in (("first", small[0], large[0]), ("later", small[1], large[1])):
-        growth = big / s if s > 0 else 1.0
+    for which, index in (("first", 0), ("later", 1)):
+        growth = best[which]
         check(growth <= LIMIT, "COST-1",
               f"the {which} composition's time per tool stays within {LIMIT:g}x from {SMALL} to {SMALL * FACTOR} tools "
-              "(linear: about 1x; rescanning the catalog per tool: about 10x)",
-              {"growth": round(growth, 2), f"us_per_tool_at_{SMALL}": round(s * 1e6, 2),
-               f"us_per_tool_at_{SMALL * FACTOR}": round(big * 1e6, 2)},
+              "(linear: about 1x; rescanning the catalog per tool: about 10x), in each of "
+              f"{len(attempts)} measurements",
+              {"growth": round(growth, 2), "measurements": [
+                  {f"us_per_tool_at_{SMALL}": round(m[SMALL][index] * 1e6, 2),
+                   f"us_per_tool_at_{SMALL * FACTOR}": round(m[SMALL * FACTOR][index] * 1e6, 2)} for m in attempts]},
               {"catalogs": f"{SMALL} and {SMALL * FACTOR} tools in plugins of {TOOLS_PER_PLUGIN}, every fifth external; "
                            "best of several compositions each"})

@@ -4,9 +4,11 @@ Every call runs in a fresh temporary working directory with the network blocked.
 through the reference host's pipeline; breaking arguments are also handed to the handler
 directly (the SCHEMA-4 reading), since the host's own validation would otherwise refuse them first.
 
-A refusal is a text result that names a parameter (declared, or the offending one): the REG-6
-reading of what makes a refusal one the model can act on. A throw for a bad argument is reported
-under ERR-2 only, a success for one under SCHEMA-4 only, so that each finding has one rule.
+A refusal is recognised by what it is (a text that says no); naming the parameter is advised.
+A handler that does not refuse breaking arguments fails SCHEMA-4 only on evidence (it changed the
+workspace, echoed the bad value, used a value that was not there, or answered exactly as without
+the offending parameter); without evidence it is an advisory. A throw for a bad argument is
+reported under ERR-2 only, a success for one under SCHEMA-4 only, so that each finding has one rule.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from pytest_toolconformance.plugins.arguments import (
     required,
     simplest_arguments,
     unknown_only_for,
+    valid,
 )
 from pytest_toolconformance.plugins.runtime import (
     CallRecord,
@@ -31,6 +34,7 @@ from pytest_toolconformance.plugins.runtime import (
     ToolUnderTest,
     for_each_tool,
     generate_tests,
+    success_evidence,
 )
 from pytest_toolconformance.profile import run_property
 from reference_host.tools import result_problems
@@ -56,8 +60,8 @@ def test_valid_call_result(toolconformance_subject: Subject) -> None:
 
     def check(args: dict, via: str = "host") -> None:
         record = subject.call(args, via=via)
-        if not record.answered:
-            return
+        if not record.answered or record.flagged_error:
+            return  # pi's error result (isError: true) is not a normal result
         problems = result_problems(record.result)
         if problems:
             raise subject.finding(
@@ -116,6 +120,20 @@ def test_handler_validates_again(toolconformance_subject: Subject) -> None:
     subject.require_callable()
     schema = tut.schema
     declared = list(properties(schema))
+    if not declared:
+        pytest.skip(f"not applicable: {tut.name} declares no parameters, so only unknown ones could break its "
+                    "schema, and with no declared target there is no default to use silently (see NAME-6)")
+    references: dict[str, CallRecord] = {}
+    unclear: list[str] = []
+    unnamed: list[str] = []
+
+    def reference(args: dict, via: str) -> CallRecord | None:
+        if not valid(schema, args):
+            return None
+        key = shorten(args, 10_000) + via
+        if key not in references:
+            references[key] = subject.call(args, via=via)
+        return references[key]
 
     def check(args: dict, via: str = "handler") -> None:
         case = classify(schema, args)
@@ -124,21 +142,36 @@ def test_handler_validates_again(toolconformance_subject: Subject) -> None:
         record = subject.call(args, via=via)
         if not record.answered:
             return  # a throw is ERR-2's finding
-        if not record.refused(declared + list(case.offending)):
-            raise subject.finding(
-                f"a text refusal naming {', '.join(f'`{n}`' for n in case.offending)} for arguments that break the "
-                f"schema ({case.kind})",
-                f"it answered {shorten(record.text)} as a success",
-                record,
-                fix="validate params inside execute and refuse with text naming the parameter, like the seam's "
-                    "`value must be a string`; refuse unknown parameters too",
-            )
+        if record.refused(declared + list(case.offending)):
+            if not record.names_any(declared + list(case.offending)):
+                unnamed.append(shorten(record.text, 100))
+            return
+        without = {k: v for k, v in args.items() if k not in case.unknown}
+        bad = [args[k] for k in (*case.unknown, *case.wrong) if k in args]
+        evidence = success_evidence(record, bad, reference(without, via) if case.unknown else None)
+        if evidence is None:
+            unclear.append(f"{shorten(args, 100)} -> {shorten(record.text, 100)}")
+            return
+        raise subject.finding(
+            f"a text refusal for arguments that break the schema ({case.kind}: "
+            f"{', '.join(f'`{n}`' for n in case.offending)})",
+            f"it answered {shorten(record.text)} as a success: {evidence}",
+            record,
+            fix="validate params inside execute and refuse with text naming the parameter, like the seam's "
+                "`value must be a string`; refuse unknown parameters too",
+        )
 
     with subject.reporting():
         run_property(breaking_arguments_for(schema), check)
         if tut.external:
             # Through the host too: it forwards an external tool's arguments unvalidated (CAP-4).
             run_property(breaking_arguments_for(schema), lambda args: check(args, "host"))
+    if unnamed:
+        subject.advise(f"refuses breaking arguments without naming the parameter ({unnamed[0]}); naming it "
+                       "tells the model what to fix")
+    if unclear:
+        subject.advise(f"answered arguments that break its schema without a recognizable refusal, e.g. {unclear[0]}; "
+                       "refuse them with a text naming the parameter")
 
 
 def _offers_choice(tut: ToolUnderTest) -> bool:
@@ -146,7 +179,7 @@ def _offers_choice(tut: ToolUnderTest) -> bool:
 
 
 @for_each_tool(["SCHEMA-3"], select=_offers_choice,
-               applies_to="SCHEMA-3 checks tools with two or more parameters, all optional")
+               applies_to="no tool offers alternatives: SCHEMA-3 applies to two or more parameters, all optional")
 def test_choice_in_handler(toolconformance_subject: Subject) -> None:
     """SCHEMA-3: a choice between alternative parameters lives in the handler; an unknown-only
     call reaches it and is refused with a text that names the alternatives."""
@@ -161,8 +194,8 @@ def test_choice_in_handler(toolconformance_subject: Subject) -> None:
         if empty.thrown:
             pytest.skip(f"a call of {tut.name} naming none of its parameters threw; ERR-2 reports that")
         if not empty.refused(alternatives):
-            pytest.skip(f"{tut.name} answers a call naming none of its parameters ({shorten(empty.text, 120)}), so it "
-                        "offers no choice between them")
+            pytest.skip(f"not applicable: {tut.name} answers a call naming none of its parameters "
+                        f"({shorten(empty.text, 120)}), so it offers no choice between them")
 
         def check(args: dict) -> None:
             record = subject.call(args, via="handler")

@@ -3,29 +3,41 @@
 NAME-6 is checked through the host: its own validation refusing a call counts (the REG-6
 reading). A call that keeps every declared parameter right and adds an unknown one is advisory
 when accepted, since the seam's own example accepts it; a stale name *in place of* a declared one
-is refused, unless what it replaced is an optional parameter that selects no target.
+is refused, unless what it replaced is an optional parameter that selects no target. A tool that
+declares no parameter has no default target to use silently: NAME-6 does not apply to it. A call
+that is not refused fails only on evidence that the unknown name was taken (see
+``success_evidence``); without it the kit advises.
+
+A tool none of whose valid calls succeeds, and whose refusals reject one of its own declared
+parameters, is a half-done rename (NAME-5: "Renaming a parameter changes the live schema and every
+caller together").
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
+import pytest
 from hypothesis import strategies as st
 
 from pytest_toolconformance.findings import shorten
 from pytest_toolconformance.plugins.arguments import (
+    arguments_for,
     full_arguments_for,
     properties,
     required,
     simplest_arguments,
     stale_name,
     unknown_only_for,
+    valid,
 )
 from pytest_toolconformance.plugins.runtime import (
     CallRecord,
     Subject,
     for_each_tool,
     generate_tests,
+    success_evidence,
 )
 from pytest_toolconformance.plugins.static import name_findings, parameter_role
 from pytest_toolconformance.profile import run_property
@@ -36,14 +48,28 @@ NAME_RULES = ["NAME-1", "NAME-2", "NAME-3", "NAME-4", "NAME-5"]
 TARGET_ROLES = ("file", "output", "scope", "cwd", "path")
 
 
-@for_each_tool(NAME_RULES)
+def _flat_view(schema: Any) -> dict[str, Any]:
+    """The parameters a schema names, a root union's branches merged (a refused schema has names too)."""
+    if not isinstance(schema, dict):
+        return {}
+    merged = dict(properties(schema))
+    for key in ("anyOf", "oneOf", "allOf"):
+        for branch in schema.get(key) or []:
+            if isinstance(branch, dict):
+                for name, prop in properties(branch).items():
+                    merged.setdefault(name, prop)
+    return {"type": "object", "properties": merged}
+
+
+@for_each_tool(NAME_RULES, select=lambda tut: True)
 def test_file_target_name(toolconformance_subject: Subject) -> None:
     """NAME-1..5: file_path for the primary single-file target, path for a scope, role names for a
-    second file, cwd for a working directory, and no aliases."""
+    second file, cwd for a working directory, and no aliases (a tool the host refused too: its
+    names are the plugin's all the same)."""
     subject = toolconformance_subject
     tut = subject.tool
     assert tut is not None
-    findings = [f for f in name_findings(tut.name, tut.schema) if f.rule == subject.rule]
+    findings = [f for f in name_findings(tut.name, _flat_view(tut.declared_schema)) if f.rule == subject.rule]
     if findings:
         raise subject.finding(
             _EXPECTED[subject.rule],
@@ -72,8 +98,21 @@ def test_unknown_parameters_refused(toolconformance_subject: Subject) -> None:
     schema = tut.schema
     declared = list(properties(schema))
     req = set(required(schema))
+    if not declared:
+        pytest.skip(f"not applicable: {tut.name} declares no parameters, so no unknown one can stand in for a "
+                    "declared target and no default target exists to be used silently")
+    advisories: list[str] = []
+    references: dict[str, CallRecord] = {}
 
-    def check_refused(record: CallRecord, what: str) -> None:
+    def reference(args: dict[str, Any]) -> CallRecord | None:
+        if not valid(schema, args):
+            return None
+        key = shorten(args, 10_000)
+        if key not in references:
+            references[key] = subject.call(args)
+        return references[key]
+
+    def check_refused(record: CallRecord, what: str, unknown: list[str]) -> None:
         if record.thrown:
             return  # a throw for a bad argument is ERR-2's finding
         if record.changed:
@@ -82,23 +121,29 @@ def test_unknown_parameters_refused(toolconformance_subject: Subject) -> None:
                 f"it changed the working directory: {', '.join(record.changed)}; answered {shorten(record.text)}",
                 record, fix="check the arguments before touching anything",
             )
-        if not record.refused(declared + [k for k in record.arguments if k not in declared]):
-            raise subject.finding(
-                f"a text refusal for {what} (the host's validation or the handler's own, naming the parameter)",
-                f"it answered {shorten(record.text)} as if the call were fine",
-                record,
-                fix="refuse unknown parameters in execute (name them and the expected ones), or declare the "
-                    "schema with additionalProperties: false",
-            )
+        if record.refused(declared + unknown):
+            if not record.names_any(declared + unknown):
+                advisories.append(f"refused {what} without naming the parameter ({shorten(record.text, 100)})")
+            return
+        without = {k: v for k, v in record.arguments.items() if k not in unknown}
+        evidence = success_evidence(record, [record.arguments[k] for k in unknown], reference(without))
+        if evidence is None:
+            advisories.append(f"answered {what} without a recognizable refusal ({shorten(record.text, 100)})")
+            return
+        raise subject.finding(
+            f"a text refusal for {what} (the host's validation or the handler's own)",
+            f"it answered {shorten(record.text)} as if the call were fine: {evidence}",
+            record,
+            fix="refuse unknown parameters in execute (name them and the expected ones), or declare the "
+                "schema with additionalProperties: false",
+        )
 
     with subject.reporting():
         # Unknown-only calls.
-        run_property(unknown_only_for(schema), lambda args: check_refused(subject.call(args), "an unknown-only call"))
-        if not declared:
-            return
-        # A stale or aliased name in place of each declared parameter.
-        advisories: list[str] = []
+        run_property(unknown_only_for(schema),
+                     lambda args: check_refused(subject.call(args), "an unknown-only call", list(args)))
 
+        # A stale or aliased name in place of each declared parameter.
         def stale(pair: tuple[dict[str, Any], str]) -> None:
             args, name = pair
             if name not in args:
@@ -110,7 +155,7 @@ def test_unknown_parameters_refused(toolconformance_subject: Subject) -> None:
             changed[alias] = args[name]
             record = subject.call(changed)
             if name in req or parameter_role(name, properties(schema)[name]) in TARGET_ROLES:
-                check_refused(record, f"`{alias}` in place of the declared `{name}`")
+                check_refused(record, f"`{alias}` in place of the declared `{name}`", [alias])
             elif record.answered and not record.refused(declared + [alias]):
                 advisories.append(f"accepted `{alias}` in place of the optional `{name}` and ignored it")
 
@@ -121,5 +166,49 @@ def test_unknown_parameters_refused(toolconformance_subject: Subject) -> None:
         if record.answered and not record.refused(declared + ["unexpected_option"]):
             advisories.append("accepted an unknown parameter beside correct ones (`unexpected_option`) "
                               "without a word; consider refusing it")
-        for note in dict.fromkeys(advisories):
-            subject.advise(note)
+    for note in dict.fromkeys(advisories):
+        subject.advise(note)
+
+
+# A refusal of a parameter as unknown or unwanted: what a handler says when it reads another name.
+_REJECTS_NAME = re.compile(
+    r"\b(unknown|unexpected|unrecognized|unsupported|not (allowed|accepted|supported|expected|recognized))\b",
+    re.IGNORECASE,
+)
+
+
+@for_each_tool(["NAME-5"])
+def test_valid_calls_succeed(toolconformance_subject: Subject) -> None:
+    """NAME-5 (renaming): some valid call succeeds; a handler that refuses every valid call as naming
+    one of its own declared parameters was renamed in its schema and not in its execute."""
+    subject = toolconformance_subject
+    tut = subject.tool
+    assert tut is not None
+    subject.require_callable()
+    schema = tut.schema
+    declared = list(properties(schema))
+    if not declared:
+        pytest.skip(f"not applicable: {tut.name} declares no parameters, so nothing can be half renamed")
+    records: list[CallRecord] = []
+
+    def call(args: dict[str, Any]) -> None:
+        records.append(subject.call(args))
+
+    with subject.reporting():
+        call(simplest_arguments(schema))
+        call(simplest_arguments(schema, full=True))
+        run_property(arguments_for(schema), call)
+    answered = [r for r in records if r.answered]
+    if not answered or any(not r.refused(declared) for r in answered):
+        return
+    rejected = [n for n in declared if all(r.names(n) and _REJECTS_NAME.search(r.text) for r in answered)]
+    if rejected:
+        first = answered[0]
+        raise subject.finding(
+            "some call with valid arguments to succeed (renaming a parameter changes the live schema and every "
+            "caller together)",
+            f"every one of {len(answered)} valid calls was refused, naming the declared "
+            f"{', '.join(f'`{n}`' for n in rejected)} as one it does not take: {shorten(first.text)}",
+            first,
+            fix="finish the rename: read the parameter under the name the schema declares, in execute too",
+        )

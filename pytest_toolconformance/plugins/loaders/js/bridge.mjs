@@ -8,7 +8,7 @@
 //
 //   Python -> node, on stdin: requests, each with a numeric "id"; one at a time (the Python side
 //   holds a lock and waits for the answer before sending the next request).
-//     {id, op:"load", entry, kind:"esm"|"ts", replay:bool, mirror:{access, identity, accountUserId}}
+//     {id, op:"load", entry, kind:"esm"|"ts", replay:bool, workspace, mirror:{access, identity, accountUserId}}
 //     {id, op:"call", tool, handle, callId, params, cwd, access, identity, accountUserId}
 //     {id, op:"mirror", access, identity, accountUserId}        (update the live ctx mirror)
 //     {id, op:"ping"}
@@ -25,6 +25,7 @@
 //     {id, ok:false, error:{name, message, stack, transport, code, phase, token}, network:[...]}
 //   One-way notes, tagged with the id of the request in progress (or null):
 //     {op:"log", id, level:"info"|"warning"|"error", message}
+//     {op:"phase", id, phase:"import"|"register"|"startup"}   (a load entered that phase; each is bounded apart)
 //     {op:"read", id, method:"currentIdentity"|"currentAccess"|"currentAccountUserId"}
 //     {op:"tool", id, handle, name, label, description, parameters, hasExecute, options?}
 //         (a registerTool() during a mirror-mode or replayed load; "options" is absent when the
@@ -58,6 +59,17 @@ import dns from "node:dns";
 import { createRequire, syncBuiltinESMExports } from "node:module";
 import * as nodeModule from "node:module";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import {
+  STAND_IN,
+  aliasUrls,
+  createContext,
+  createPiApi,
+  inMemorySession,
+  jitiPath,
+  ownPrefixes,
+  piResolution,
+  runStartup,
+} from "./pi-runtime.mjs";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const MARK = process.env.TOOLCONF_BRIDGE_MARK ?? "\u001etcb:@";
@@ -216,37 +228,57 @@ if (dns.promises.Resolver) patchDnsPromises(dns.promises.Resolver.prototype);
 syncBuiltinESMExports();
 
 // ---------------------------------------------------------------------------------------------
-// Module resolution: the two host modules go to the kit's shims.
+// Module resolution: pi's modules as pi-runtime.mjs resolves them for the plugin (the real package
+// where the plugin's folder has it, the kit's stand-in otherwise), the transport module to its shim.
 
-const SHIM_FILES = {
-  esm: {
-    "@earendil-works/pi-coding-agent": path.join(HERE, "pi-coding-agent.mjs"),
-    "elowen-plugin-shared/transport": path.join(HERE, "plugin-shared-transport.mjs"),
-  },
+const TRANSPORT_SHIMS = {
+  esm: { "elowen-plugin-shared/transport": path.join(HERE, "plugin-shared-transport.mjs") },
   cjs: {
-    "@earendil-works/pi-coding-agent": path.join(HERE, "pi-coding-agent.cjs"),
     "elowen-plugin-shared/transport": path.join(HERE, "plugin-shared-transport.cjs"),
     "elowen-plugin-shared/transport.mjs": path.join(HERE, "plugin-shared-transport.cjs"),
   },
 };
+let resolution = { aliases: {}, pi: null, problem: null };
+let cjsAliases = { ...TRANSPORT_SHIMS.cjs };
 
 const requireHere = createRequire(import.meta.url);
 const CjsModule = requireHere("node:module");
 const originalResolveFilename = CjsModule._resolveFilename;
 // require() from a CommonJS plugin does not pass through the ESM hooks in Node 20.
 CjsModule._resolveFilename = function resolveFilename(request, ...rest) {
-  const shim = SHIM_FILES.cjs[request];
+  const shim = cjsAliases[request];
   return shim ?? originalResolveFilename.call(this, request, ...rest);
 };
 
-let hooksError = null;
-if (typeof nodeModule.registerHooks === "function") {
-  const { resolveSync } = await import(pathToFileURL(path.join(HERE, "hooks.mjs")).href);
-  nodeModule.registerHooks({ resolve: resolveSync });
-} else if (typeof nodeModule.register === "function") {
-  nodeModule.register(pathToFileURL(path.join(HERE, "hooks.mjs")).href);
-} else {
-  hooksError = `Node.js ${process.version} has no module.register(); the kit needs Node.js 20.6 or newer`;
+const hooksError =
+  typeof nodeModule.registerHooks === "function" || typeof nodeModule.register === "function"
+    ? null
+    : `Node.js ${process.version} has no module.register(); the kit needs Node.js 20.6 or newer`;
+
+async function installResolution(entry) {
+  resolution = piResolution(entry);
+  const standIn = resolution.pi === null;
+  cjsAliases = { ...TRANSPORT_SHIMS.cjs };
+  for (const [name, target] of Object.entries(resolution.aliases)) {
+    cjsAliases[name] = standIn && target === STAND_IN ? path.join(HERE, "pi-coding-agent.cjs") : target;
+  }
+  const urls = aliasUrls(resolution.aliases);
+  const own = ownPrefixes(resolution);
+  if (resolution.pi === null && resolution.aliases.typebox) {
+    // The pi-ai stand-in re-exports TypeBox's Type as pi-ai does: the TypeBox the plugin resolves.
+    try {
+      globalThis[Symbol.for("toolconformance.typebox")] = await import(urls.typebox);
+    } catch {
+      // No usable TypeBox: pi-ai's Type stays the stand-in's, which says so when used.
+    }
+  }
+  if (typeof nodeModule.registerHooks === "function") {
+    const hooks = await import(pathToFileURL(path.join(HERE, "hooks.mjs")).href);
+    hooks.setAliases(urls, own);
+    nodeModule.registerHooks({ resolve: hooks.resolveSync });
+  } else {
+    nodeModule.register(pathToFileURL(path.join(HERE, "hooks.mjs")).href, { data: { aliases: urls, own } });
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -358,41 +390,29 @@ const ctxApi = Object.freeze({
   currentAccountUserId: () => readIdentityLike("currentAccountUserId", "accountUserId"),
 });
 
-// PI's ExtensionAPI: registerTool plus much the kit does not model; those calls are no-ops.
-const warnedPiMethods = new Set();
-const piApi = new Proxy(ctxApi, {
-  get(target, property) {
-    if (property in target || typeof property === "symbol" || property === "then") return target[property];
-    return (..._args) => {
-      if (!warnedPiMethods.has(property)) {
-        warnedPiMethods.add(property);
-        log("warning")(`pi.${String(property)}() is not modelled by the conformance kit; ignored`);
-      }
-      return undefined;
-    };
-  },
-});
+// The workspace the plugin's session runs in (pi's cwd); calls get their own.
+let workspace = BASE_CWD;
+
+function phase(name) {
+  send({ op: "phase", id: currentId, phase: name });
+}
 
 // ---------------------------------------------------------------------------------------------
 // Loading.
 
-function shimAliases() {
-  return { ...SHIM_FILES.esm };
-}
-
 async function importTypeScript(entry) {
   const requireFromPlugin = createRequire(path.join(path.dirname(entry), "__toolconformance__.js"));
-  let jitiPath;
-  try {
-    jitiPath = requireFromPlugin.resolve("jiti");
-  } catch {
+  const found = jitiPath(requireFromPlugin, resolution.pi);
+  if (found === null) {
     const error = new Error(`cannot resolve "jiti" from ${path.dirname(entry)}`);
     error.code = "TOOLCONF_JITI_MISSING";
     throw error;
   }
-  const { createJiti } = requireFromPlugin(jitiPath);
+  // jiti's ES module entry, as pi's loader imports it: its own imports (pi's dist) then load natively.
+  const esm = found.replace(/\.cjs$/, ".mjs");
+  const { createJiti } = fs.existsSync(esm) ? await import(pathToFileURL(esm).href) : requireFromPlugin(found);
   const jiti = createJiti(pathToFileURL(entry).href, {
-    alias: shimAliases(),
+    alias: { ...TRANSPORT_SHIMS.esm, ...resolution.aliases },
     fsCache: false, // never write transpile caches into the plugin's tree
     interopDefault: false,
   });
@@ -448,7 +468,23 @@ async function doLoad(request) {
     identity: request.mirror?.identity ?? null,
     accountUserId: request.mirror?.accountUserId ?? null,
   });
+  if (request.workspace) {
+    workspace = request.workspace;
+    // pi's getAgentDir(): inside the workspace, never the user's own ~/.pi.
+    process.env.PI_CODING_AGENT_DIR = path.join(workspace, ".pi-agent");
+  }
+  try {
+    await installResolution(request.entry);
+  } catch (error) {
+    return { ok: false, error: describeError(error, "import") };
+  }
+  if (resolution.problem !== null) {
+    const error = new Error(resolution.problem);
+    error.name = "NodeTooOld";
+    return { ok: false, error: describeError(error, "node-version") };
+  }
   let mod;
+  phase("import");
   try {
     mod = await importEntry(request.entry, request.kind);
   } catch (error) {
@@ -463,16 +499,37 @@ async function doLoad(request) {
     return { ok: false, error: describeError(error, "not-a-plugin") };
   }
   loading = { sync: !request.replay, replay: Boolean(request.replay) };
+  const pi = picked.form === "pi-extension" ? createPiApi({ registerTool, log, extras: ctxApi, execCwd: () => process.cwd() }) : null;
+  piExtension = pi;
   try {
     const stray = new Promise((_, reject) => {
       strayError = reject;
     });
+    phase("register");
     await Promise.race([
-      Promise.resolve().then(() => picked.fn.call(picked.self, picked.form === "pi-extension" ? piApi : ctxApi)),
+      Promise.resolve().then(() => picked.fn.call(picked.self, pi !== null ? pi.api : ctxApi)),
       stray,
     ]);
   } catch (error) {
     return { ok: false, error: describeError(error, "register") };
+  }
+  try {
+    if (pi !== null) {
+      // What pi runs before it offers the first tool; tools registered there count like the rest.
+      pi.bind();
+      phase("startup");
+      const stray = new Promise((_, reject) => {
+        strayError = reject;
+      });
+      await Promise.race([
+        runStartup(pi.extension, () => toolContext(workspace, new AbortController().signal, false, []), workspace, (event, error) =>
+          log("error")(`the extension's ${event} handler threw ${error?.name ?? "Error"}: ${error?.message ?? error}`),
+        ),
+        stray,
+      ]);
+    }
+  } catch (error) {
+    return { ok: false, error: describeError(error, "startup") };
   } finally {
     loading = null;
     strayError = null;
@@ -486,6 +543,14 @@ async function doLoad(request) {
 
 // ---------------------------------------------------------------------------------------------
 // Calls.
+
+let piExtension = null; // the pi ExtensionAPI of a pi-extension form, kept for the process's life
+
+// Each call (and pi's startup) gets its own empty in-memory session, as a fresh pi session would.
+async function toolContext(cwd, signal, busy, events) {
+  const sessionManager = await inMemorySession(resolution, cwd);
+  return createContext({ cwd, signal, sessionManager, events, extras: ctxApi, busy });
+}
 
 function resultJson(result, toolName) {
   const replacer = function replacer(key, value) {
@@ -533,7 +598,8 @@ async function doCall(request) {
     }
   }
   const controller = new AbortController();
-  const toolCtx = { ...ctxApi, cwd: process.cwd(), hasUI: false, signal: controller.signal };
+  const events = [];
+  const toolCtx = await toolContext(process.cwd(), controller.signal, true, events);
   try {
     const stray = new Promise((_, reject) => {
       strayError = reject;
@@ -548,6 +614,7 @@ async function doCall(request) {
   } catch (error) {
     return { ok: false, error: describeError(error) };
   } finally {
+    for (const event of events) log("info")(`tool ${JSON.stringify(tool.name)} called ctx.${event}()`);
     strayError = null;
     if (request.cwd) {
       try {

@@ -1,0 +1,25 @@
+"""A mutant of tests/mutants/ served over the wire protocol: ``python tests/wire_hosts/mutant_host.py MODULE``.
+
+MODULE names an in-process mutant (``tests.mutants.cap_1_counts_characters``); its ``factory()``
+adapter (a :class:`reference_host.facade.JsonHost`) answers every request, so the kit meets the
+same broken host through the wire client as in process.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the checkout: tests.mutants is importable
+
+from reference_host.wire import serve  # noqa: E402
+
+MODULE = importlib.import_module(sys.argv[1])
+
+
+if __name__ == "__main__":
+    status = serve(make_host=lambda kit_timeout: MODULE.factory())
+    sys.stderr.flush()
+    os._exit(status)
