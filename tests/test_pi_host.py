@@ -82,7 +82,7 @@ RULES = "SCHEMA-1 or ERR-5 or REG-5"
 def _run(pytester: pytest.Pytester, deviations: Path | None) -> tuple[int, dict, str]:
     report = pytester.path / "pi.json"
     args = ["--toolconformance", f"--toolconformance-host=exec:{HOST}", f"--toolconformance-report={report}",
-            "-k", RULES, "-p", "no:cacheprovider", "-q"]
+            "--toolconformance-timeout=30", "-k", RULES, "-p", "no:cacheprovider", "-q"]
     if deviations is not None:
         args.append(f"--toolconformance-deviations={deviations}")
     result = pytester.runpytest_subprocess(*args, timeout=600)
