@@ -1,0 +1,162 @@
+"""The plugin author's loop: a plugin-only run against a bare ``pytest --co``, and many plugins at once.
+
+Each run is a real ``python -m pytest`` in a fresh plugin folder (a copy of an example plugin
+from tests/plugins, with the kit's npm packages linked in as ``node_modules``), as a plugin
+author would type it. Prints wall time and CPU time (user + sys of the child processes, less
+sensitive to a loaded machine than wall time):
+
+1. ``pytest --toolconformance-plugin=index.mjs`` (no other argument) against ``pytest --co`` in
+   the same folder, median of ``--runs``; the aim is a ratio of at most 2.
+2. N copies of the example plugins in one run (``--toolconformance-plugin`` repeated, one JSON
+   report per run): 5 and 20 plugins serial (cost linear in their number), and 20 with ``-n 2``.
+
+    python benchmarks/bench_plugin_loop.py [--runs N] [--many-examples N] [--skip-many]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+PLUGINS = ROOT / "tests" / "plugins"
+NODE_MODULES = ROOT / "tests" / "node_modules"
+#: What a plugin folder of each example holds; copies cycle through them.
+EXAMPLES = (PLUGINS / "js" / "conforming", PLUGINS / "js" / "conforming_rich", PLUGINS / "ts" / "conforming",
+            PLUGINS / "js" / "pi_extension")
+
+
+#: A user's Python writes bytecode: pytest caches its assertion-rewritten copy of the kit's modules
+#: (it rewrites every module of a plugin's distribution) after the first run. Without the cache
+#: (PYTHONDONTWRITEBYTECODE, a read-only install) each run recompiles them; --no-bytecode measures that.
+ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+
+
+def plugin_folder(parent: Path, example: Path, name: str) -> Path:
+    """A copy of ``example`` named ``name`` under ``parent``, resolving its npm imports like a real repo."""
+    folder = parent / name
+    shutil.copytree(example, folder)
+    manifest = folder / "plugin.json"
+    if manifest.exists():
+        data = json.loads(manifest.read_text())
+        data["name"] = name
+        manifest.write_text(json.dumps(data))
+    (folder / "node_modules").symlink_to(NODE_MODULES, target_is_directory=True)
+    return folder
+
+
+def timed(argv: list[str], cwd: Path) -> tuple[float, float, int]:
+    """Wall seconds, CPU seconds of the child process tree, and the exit code of one run."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    done = subprocess.run([sys.executable, "-m", "pytest", *argv], cwd=cwd, stdout=subprocess.DEVNULL,
+                          stderr=subprocess.DEVNULL, env=ENV)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu, done.returncode
+
+
+def clean(folder: Path) -> None:
+    # Each run starts from the folder a user has: no cache of an earlier run.
+    for leftover in (".pytest_cache", ".hypothesis", ".benchmarks"):
+        shutil.rmtree(folder / leftover, ignore_errors=True)
+
+
+def median_of(argv: list[str], cwd: Path, runs: int) -> tuple[float, float]:
+    walls, cpus = [], []
+    for _ in range(runs):
+        clean(cwd)
+        wall, cpu, code = timed(argv, cwd)
+        if code not in (0, 5):
+            raise SystemExit(f"pytest {' '.join(argv)} in {cwd} exited {code}")
+        walls.append(wall)
+        cpus.append(cpu)
+    return statistics.median(walls), statistics.median(cpus)
+
+
+def bench_one_plugin(work: Path, runs: int) -> None:
+    folder = plugin_folder(work, EXAMPLES[0], "myplugin")
+    for warm_up in (["--co", "-q"], ["--toolconformance-plugin=index.mjs"]):
+        median_of(warm_up, folder, 1)
+    # Alternate the two commands so that a change in the machine's load hits both alike.
+    co_w, co_c, run_w, run_c = [], [], [], []
+    for _ in range(runs):
+        w, c = median_of(["--co", "-q"], folder, 1)
+        co_w.append(w)
+        co_c.append(c)
+        w, c = median_of(["--toolconformance-plugin=index.mjs"], folder, 1)
+        run_w.append(w)
+        run_c.append(c)
+    co = (statistics.median(co_w), statistics.median(co_c))
+    run = (statistics.median(run_w), statistics.median(run_c))
+    print(f"one plugin (js/conforming, 1 tool), bytecode cache {'off' if 'PYTHONDONTWRITEBYTECODE' in ENV else 'on'}, "
+          f"median of {runs} runs, load average {os.getloadavg()[0]:.1f}")
+    print(f"  {'command':44} {'wall s':>8} {'cpu s':>8}")
+    print(f"  {'pytest --co':44} {co[0]:8.2f} {co[1]:8.2f}")
+    print(f"  {'pytest --toolconformance-plugin=index.mjs':44} {run[0]:8.2f} {run[1]:8.2f}")
+    print(f"  ratio (aim: at most 2)                       {run[0] / co[0]:8.2f} {run[1] / co[1]:8.2f}")
+
+
+def bench_many(work: Path, counts: list[int], examples: int) -> None:
+    print(f"many plugins in one run (copies of {', '.join(e.relative_to(PLUGINS).as_posix() for e in EXAMPLES)}), "
+          f"--toolconformance-max-examples={examples}, load average {os.getloadavg()[0]:.1f}")
+    print(f"  {'plugins':>7} {'workers':>7} {'wall s':>8} {'cpu s':>8} {'wall s/plugin':>13} {'report plugins':>14}")
+    serial: dict[int, float] = {}
+    parallel = 0.0
+    for count, workers in [(c, 0) for c in counts] + [(max(counts), 2)]:
+        folder = work / f"many-{count}-{workers}"
+        folder.mkdir()
+        names = [plugin_folder(folder, EXAMPLES[i % len(EXAMPLES)], f"p{i:02d}").name for i in range(count)]
+        report = folder / "report.json"
+        argv = [*(f"--toolconformance-plugin={n}" for n in names), f"--toolconformance-report={report}",
+                f"--toolconformance-max-examples={examples}", "-q"]
+        if workers:
+            argv += ["-n", str(workers)]
+        wall, cpu, code = timed(argv, folder)
+        if code not in (0, 1):
+            raise SystemExit(f"{count} plugins with {workers} workers: pytest exited {code}")
+        data = json.loads(report.read_text())
+        reported = len(data["plugins"])
+        if not workers:
+            serial[count] = wall
+        else:
+            parallel = wall
+        print(f"  {count:7} {workers or 1:7} {wall:8.2f} {cpu:8.2f} {wall / count:13.2f} {reported:14}")
+    big, small = max(counts), min(counts)
+    print(f"  per-plugin wall time, {big} vs {small} plugins: {serial[big] / big / (serial[small] / small):.2f}x "
+          "(linear: near 1)")
+    print(f"  speed-up of -n 2 over serial at {big} plugins: {serial[big] / parallel:.2f}x")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--runs", type=int, default=5, help="runs of each command for the medians (default 5)")
+    parser.add_argument("--many-examples", type=int, default=10,
+                        help="--toolconformance-max-examples for the many-plugin runs (default 10)")
+    parser.add_argument("--no-bytecode", action="store_true",
+                        help="run with PYTHONDONTWRITEBYTECODE=1 (no cached bytecode, as on a read-only install)")
+    parser.add_argument("--skip-many", action="store_true", help="only the one-plugin comparison")
+    args = parser.parse_args()
+    if args.no_bytecode:
+        ENV["PYTHONDONTWRITEBYTECODE"] = "1"
+    if not NODE_MODULES.is_dir():
+        raise SystemExit(f"{NODE_MODULES} is missing: run `npm ci --prefix tests` first")
+    with tempfile.TemporaryDirectory(prefix="bench-plugin-loop-") as tmp:
+        work = Path(tmp)
+        bench_one_plugin(work, args.runs)
+        if not args.skip_many:
+            bench_many(work, [5, 20], args.many_examples)
+
+
+if __name__ == "__main__":
+    main()
