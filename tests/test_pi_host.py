@@ -46,7 +46,7 @@ def test_setup_is_idempotent(pi_installed: str) -> None:
 
 
 def test_the_adapter_is_pi_and_declares_only_what_pi_has(pi_installed: str) -> None:
-    adapter = WireHostAdapter([str(HOST)], timeout=5)
+    adapter = WireHostAdapter([str(HOST)], timeout=30)  # pi imports in the first reset; a loaded machine is slow
     try:
         info = adapter.info()
         assert (info["name"], info["version"]) == ("pi", pi_installed)
@@ -82,7 +82,7 @@ RULES = "SCHEMA-1 or ERR-5 or REG-5"
 def _run(pytester: pytest.Pytester, deviations: Path | None) -> tuple[int, dict, str]:
     report = pytester.path / "pi.json"
     args = ["--toolconformance", f"--toolconformance-host=exec:{HOST}", f"--toolconformance-report={report}",
-            "-k", RULES, "-p", "no:cacheprovider", "-q"]
+            "--toolconformance-timeout=30", "-k", RULES, "-p", "no:cacheprovider", "-q"]
     if deviations is not None:
         args.append(f"--toolconformance-deviations={deviations}")
     result = pytester.runpytest_subprocess(*args, timeout=600)
@@ -115,4 +115,5 @@ def test_deviations_excuse_pi_and_go_stale(pi_installed: str, pytester: pytest.P
                      'registers names it was never given"\n', "utf-8")
     ret, report, out = _run(pytester, stale)
     assert ret == 1 and _status(report)["REG-5"] == "passed"
-    assert 'stale deviation: entry 21 (rule = "REG-5")' in out
+    entry = len(load_deviations(DEVIATIONS).entries) + 1
+    assert f'stale deviation: entry {entry} (rule = "REG-5")' in out

@@ -49,7 +49,8 @@ def missing_capabilities(rule: Mapping[str, Any]) -> list[str]:
     found: list[str] = []
     for reason in rule.get("skip_reasons") or []:
         match = _MISSING.search(reason)
-        needs = ", ".join(sorted(n.strip() for n in match.group(1).split(",") if n.strip())) if match else ""
+        # A skip for another reason than a capability is shown in the check's own words.
+        needs = ", ".join(sorted(n.strip() for n in match.group(1).split(",") if n.strip())) if match else reason
         if needs and needs not in found:
             found.append(needs)
     return found

@@ -15,18 +15,29 @@
 // pi has no accounts, policies, scopes, plan mode, sandbox or transport tag: the capabilities below
 // are the ones pi honestly has, and hosts/pi/deviations.toml says where it differs from the seam.
 
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 
-import {
-  createAgentSession, DefaultResourceLoader, ModelRuntime, SessionManager, SettingsManager, VERSION,
-} from "@earendil-works/pi-coding-agent";
-import { fauxAssistantMessage, fauxProvider, fauxText, fauxToolCall, getCurrentTools } from "@earendil-works/pi-ai";
-import { stream as anthropicStream } from "@earendil-works/pi-ai/api/anthropic-messages";
-import { stream as openaiStream } from "@earendil-works/pi-ai/api/openai-responses";
-import { getModel } from "@earendil-works/pi-ai/compat";
+// pi's import takes seconds (more on a loaded machine) and evaluating it holds the event loop: it
+// starts once the hello is answered, and the requests after the hello wait for it.
+let createAgentSession, DefaultResourceLoader, ModelRuntime, SessionManager, SettingsManager;
+let fauxAssistantMessage, fauxProvider, fauxText, fauxToolCall, getCurrentTools, PAYLOAD_MODELS;
+let piReady = null;
+const loadPi = () => (piReady ??= Promise.all([
+  import("@earendil-works/pi-coding-agent"), import("@earendil-works/pi-ai"),
+  import("@earendil-works/pi-ai/api/anthropic-messages"), import("@earendil-works/pi-ai/api/openai-responses"),
+  import("@earendil-works/pi-ai/compat"),
+]).then(([agent, ai, anthropic, openai, compat]) => {
+  ({ createAgentSession, DefaultResourceLoader, ModelRuntime, SessionManager, SettingsManager } = agent);
+  ({ fauxAssistantMessage, fauxProvider, fauxText, fauxToolCall, getCurrentTools } = ai);
+  PAYLOAD_MODELS = {
+    anthropic: [compat.getModel("anthropic", "claude-sonnet-4-5"), anthropic.stream],
+    openai: [compat.getModel("openai", "gpt-5"), openai.stream],
+  };
+}));
+const VERSION = JSON.parse(readFileSync(new URL("node_modules/@earendil-works/pi-coding-agent/package.json", import.meta.url), "utf8")).version;
 
 const KIT = process.env.TOOLCONFORMANCE_JS_KIT ?? new URL("../../pytest_toolconformance/host/js/", import.meta.url).pathname;
 const kit = (file) => import(pathToFileURL(join(KIT, file)).href);
@@ -41,7 +52,6 @@ const REFUSAL_RULES = [
 ];
 const ruleOf = (message) => REFUSAL_RULES.find(([pattern]) => pattern.test(message))?.[1] ?? "";
 
-const PAYLOAD_MODELS = { anthropic: ["anthropic", "claude-sonnet-4-5", anthropicStream], openai: ["openai", "gpt-5", openaiStream] };
 
 let state = null;
 let bound = 2; // seconds plugin code may run in one call (from the kit's timeout)
@@ -144,12 +154,12 @@ async function turn(s, first, text) {
 async function payloads(context, names = Object.keys(PAYLOAD_MODELS)) {
   const out = {};
   for (const name of names) {
-    const [provider, id, stream] = PAYLOAD_MODELS[name];
+    const [model, stream] = PAYLOAD_MODELS[name];
     let captured = null;
     const noNetwork = async () => {
       throw new Error("toolconformance: no network");
     };
-    const events = stream(getModel(provider, id), context, {
+    const events = stream(model, context, {
       apiKey: "no-network", fetch: noNetwork, maxRetries: 0,
       onPayload: (params) => {
         captured = params;
@@ -296,6 +306,7 @@ const operations = {
 installScriptedHost({});
 
 const wrapped = Object.fromEntries(Object.entries(operations).map(([name, op]) => [name, async (params) => {
+  await loadPi();
   try {
     return await op(params);
   } catch (err) {
@@ -310,8 +321,10 @@ serve({
     bound = session.pluginTimeBound;
     dispose();
     state = fresh();
+    setTimeout(() => loadPi().catch(() => {}), 0); // after the answer is written
   },
-  reset: () => {
+  reset: async () => {
+    await loadPi();
     dispose();
     state = fresh();
   },
