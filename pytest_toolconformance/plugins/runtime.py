@@ -18,7 +18,6 @@ import contextlib
 import copy
 import dataclasses
 import errno
-import hashlib
 import inspect
 import ipaddress
 import itertools
@@ -48,6 +47,7 @@ from pytest_toolconformance.plugins.loaders import (
     load_plugin,
 )
 from pytest_toolconformance.plugins.static import schema_error
+from pytest_toolconformance.tree import changes, snapshot
 from reference_host import Host
 from reference_host.asyncutil import CallTimeout, run_bounded
 from reference_host.context import CallContext, active_call, current_call
@@ -440,31 +440,6 @@ def _seed(workdir: Path) -> None:
         target = workdir / rel
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(text, "utf-8")
-
-
-def snapshot(root: Path) -> dict[str, str]:
-    """Every file and directory under ``root`` with a content hash (directories as ``<dir>``)."""
-    out: dict[str, str] = {}
-    for dirpath, dirnames, filenames in os.walk(root):
-        rel = os.path.relpath(dirpath, root)
-        for name in dirnames:
-            out[os.path.normpath(os.path.join(rel, name))] = "<dir>"
-        for name in filenames:
-            path = os.path.join(dirpath, name)
-            try:
-                with open(path, "rb") as handle:
-                    digest = hashlib.sha1(handle.read()).hexdigest()
-            except OSError:
-                digest = "<unreadable>"
-            out[os.path.normpath(os.path.join(rel, name))] = digest
-    return out
-
-
-def _changes(before: Mapping[str, str], after: Mapping[str, str]) -> list[str]:
-    changed = [f"created {p}" for p in sorted(set(after) - set(before))]
-    changed += [f"removed {p}" for p in sorted(set(before) - set(after))]
-    changed += [f"modified {p}" for p in sorted(set(before) & set(after)) if before[p] != after[p]]
-    return changed
 
 
 @contextlib.contextmanager
@@ -870,7 +845,7 @@ class Subject:
             record.result, record.error = entry.result, entry.error
             record.network = entry.network or attempts
             record.reads = entry.reads
-            record.changed = _changes(before, snapshot(workdir))
+            record.changed = changes(before, snapshot(workdir))
         finally:
             shutil.rmtree(workdir, ignore_errors=True)
         if isinstance(record.error, (PluginTimeoutError, PluginExitError)) or timed_out:

@@ -62,6 +62,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pytest_toolconformance.tree import changes, snapshot
+
 GUEST_ROOT = "/workspace"
 CONTENT = "# the plan, written by the attack table\n"
 SECRET = "secret outside the root\n"
@@ -373,44 +375,6 @@ def _plant_socket(at: Path) -> None:
 
 
 # ---------------------------------------------------------------------------------- verdicts
-
-
-def snapshot(top: Path, skip: Path | None = None) -> dict[str, tuple[Any, ...]]:
-    """Every entry under ``top``, links not followed: kind, bytes or link text, link count.
-    ``skip`` leaves one subtree out (the sandbox root, when ``top`` is its parent)."""
-    out: dict[str, tuple[Any, ...]] = {}
-    if not top.exists():
-        return out
-    for dirpath, dirnames, filenames in os.walk(top, followlinks=False):
-        for name in dirnames + filenames:
-            path = Path(dirpath, name)
-            if skip is not None and path == skip:
-                dirnames[:] = [d for d in dirnames if Path(dirpath, d) != skip]
-                continue
-            st = path.lstat()
-            rel = str(path.relative_to(top))
-            if path.is_symlink():
-                out[rel] = ("link", os.readlink(path))
-            elif path.is_dir():
-                out[rel] = ("dir",)
-            elif path.is_file():
-                out[rel] = ("file", path.read_bytes(), st.st_nlink)
-            else:
-                out[rel] = ("other", st.st_mode)
-    return out
-
-
-def changes(before: Mapping[str, Any], after: Mapping[str, Any]) -> list[str]:
-    """What differs between two snapshots, as short lines."""
-    lines = []
-    for rel in sorted(set(before) | set(after)):
-        if rel not in before:
-            lines.append(f"created {rel}")
-        elif rel not in after:
-            lines.append(f"removed {rel}")
-        elif before[rel] != after[rel]:
-            lines.append(f"changed {rel}")
-    return lines
 
 
 @dataclass

@@ -1,0 +1,51 @@
+"""What is in a folder, and what changed in it: one snapshot for the sandbox attack table, the
+plan-file fixtures and the plugin workspace checks ("the call changed the workspace")."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+
+def snapshot(top: Path, skip: Path | None = None) -> dict[str, tuple[Any, ...]]:
+    """Every entry under ``top``, links not followed: kind, bytes or link text, link count.
+    ``skip`` leaves one subtree out (the sandbox root, when ``top`` is its parent). Only regular
+    files are read, so a FIFO or device an untrusted plugin left behind never blocks the walk."""
+    out: dict[str, tuple[Any, ...]] = {}
+    if not top.exists():
+        return out
+    for dirpath, dirnames, filenames in os.walk(top, followlinks=False):
+        for name in dirnames + filenames:
+            path = Path(dirpath, name)
+            if skip is not None and path == skip:
+                dirnames[:] = [d for d in dirnames if Path(dirpath, d) != skip]
+                continue
+            rel = str(path.relative_to(top))
+            try:
+                st = path.lstat()
+                if path.is_symlink():
+                    out[rel] = ("link", os.readlink(path))
+                elif path.is_dir():
+                    out[rel] = ("dir",)
+                elif path.is_file():
+                    out[rel] = ("file", path.read_bytes(), st.st_nlink)
+                else:
+                    out[rel] = ("other", st.st_mode)
+            except OSError as exc:
+                out[rel] = ("unreadable", exc.errno)
+    return out
+
+
+def changes(before: Mapping[str, Any], after: Mapping[str, Any]) -> list[str]:
+    """What differs between two snapshots, as short lines."""
+    lines = []
+    for rel in sorted(set(before) | set(after)):
+        if rel not in before:
+            lines.append(f"created {rel}")
+        elif rel not in after:
+            lines.append(f"removed {rel}")
+        elif before[rel] != after[rel]:
+            lines.append(f"changed {rel}")
+    return lines
