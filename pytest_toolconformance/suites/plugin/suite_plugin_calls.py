@@ -14,6 +14,7 @@ reported under ERR-2 only, a success for one under SCHEMA-4 only, so that each f
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 import pytest
 
@@ -213,6 +214,13 @@ def test_choice_in_handler(toolconformance_subject: Subject) -> None:
         run_property(unknown_only_for(schema), check)
 
 
+def _call_with_valid_arguments(subject: Subject, schema: dict, check: Callable[[dict], None]) -> None:
+    """The ERR-3/ERR-4 drive: the simplest valid call, then generated valid ones, a hung tool reported once."""
+    with subject.reporting():
+        check(simplest_arguments(schema))
+        run_property(arguments_for(schema), check)
+
+
 @for_each_tool(["ERR-3"])
 def test_transport_fault_thrown(toolconformance_subject: Subject) -> None:
     """ERR-3: a call whose network request fails throws; it never answers the fault as text."""
@@ -237,9 +245,7 @@ def test_transport_fault_thrown(toolconformance_subject: Subject) -> None:
                 fix=TRANSPORT_FIX,
             )
 
-    with subject.reporting():
-        check(simplest_arguments(schema))
-        run_property(arguments_for(schema), check)
+    _call_with_valid_arguments(subject, schema, check)
     if not reached:
         pytest.skip(f"no call of {tut.name} reached for the network, so no transport fault could be observed")
 
@@ -268,9 +274,7 @@ def test_transport_fault_tagged(toolconformance_subject: Subject) -> None:
                 fix=TRANSPORT_FIX,
             )
 
-    with subject.reporting():
-        check(simplest_arguments(schema))
-        run_property(arguments_for(schema), check)
+    _call_with_valid_arguments(subject, schema, check)
     if not thrown:
         pytest.skip(f"no call of {tut.name} threw after reaching for the network (ERR-3 covers one that answers text)")
 
