@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from pytest_toolconformance import _proc, options
+from pytest_toolconformance import _proc, options, profile
 from pytest_toolconformance.fixtures import (  # noqa: F401 - fixtures are discovered by name on the plugin module
     fake_access,
     fake_identity,
@@ -62,6 +62,7 @@ def pytest_configure(config: pytest.Config) -> None:
     if settings.plugin_suites:
         from pytest_toolconformance.suites.plugin import configure as configure_plugin_suites
 
+        profile.keep_storage_out_of_the_folder(config)
         configure_plugin_suites(config, settings)
     in_scope = [d for d, on in ((SUITES_DIR, settings.host_suites), (PLUGIN_SUITES_DIR, settings.plugin_suites)) if on]
     # Naming one of the kit's suite folders (or a module in it) runs just that; otherwise every one in scope.

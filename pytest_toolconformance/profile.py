@@ -8,10 +8,15 @@ test, and a verdict depends only on the seed (``--toolconformance-seed``), never
 
 from __future__ import annotations
 
+import os
+import shutil
+import tempfile
 from collections.abc import Callable
 from typing import Any, TypeVar
 
 import hypothesis
+import hypothesis.configuration
+import pytest
 from hypothesis import HealthCheck, Phase, given
 from hypothesis import strategies as st
 
@@ -31,6 +36,23 @@ hypothesis.settings.register_profile(
 )
 
 T = TypeVar("T")
+
+
+def keep_storage_out_of_the_folder(config: pytest.Config) -> None:
+    """Point Hypothesis' storage (its constants cache, written even with no example database) at a
+    temporary folder for this run, so a plugin check leaves nothing in the plugin's repository. A
+    storage directory the user chose (``HYPOTHESIS_STORAGE_DIRECTORY``) is left as it is."""
+    if os.environ.get("HYPOTHESIS_STORAGE_DIRECTORY"):
+        return
+    previous = getattr(hypothesis.configuration, "__hypothesis_home_directory", None)
+    home = tempfile.mkdtemp(prefix="toolconformance-hypothesis-")
+    hypothesis.configuration.set_hypothesis_home_dir(home)
+
+    def restore() -> None:
+        hypothesis.configuration.set_hypothesis_home_dir(previous)
+        shutil.rmtree(home, ignore_errors=True)
+
+    config.add_cleanup(restore)
 
 
 def settings_for(cap: int | None = None, **extra: Any) -> hypothesis.settings:

@@ -73,6 +73,8 @@ def test_one_mistake_one_finding_and_its_rerun_reproduces_it(
     finding = the_finding(section, rule, tool)
     assert not [line for line in section for sign in NOISE if sign in line]
     assert f"FAILED {rule}: 1 test(s)" in output and "does not conform" in output
+    # Hypothesis keeps caches beside the run even with no example database: not in the plugin's folder.
+    assert not (pytester.path / ".hypothesis").exists(), "the run wrote .hypothesis/ into the plugin's folder"
 
     rerun = shlex.split(finding[-1].removeprefix("  rerun: "))
     assert rerun[:2] == ["pytest", f"--toolconformance-plugin={entry}"]
