@@ -37,6 +37,7 @@ enough to generate directly.
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import string
@@ -181,6 +182,14 @@ def _names(first: str, rest: str, min_rest: int, max_rest: int) -> st.SearchStra
 
 _IDS = _names(string.ascii_lowercase, string.ascii_lowercase + string.digits, 2, 8)
 
+# Strategies are built once, here, not inside a draw: Hypothesis validates a new strategy and works
+# out its properties (empty? cacheable?) on its first draw, which cost more than the draw itself.
+# Built the same way, they draw the same examples.
+_BOOLEANS = st.booleans()
+_PROJECT_ID_LISTS = st.lists(_IDS.map(lambda s: f"proj-{s}"), max_size=3, unique=True)
+_EXTRA_ROOT_LISTS = st.lists(_IDS.map(lambda s: f"/workspace/{s}"), max_size=2, unique=True)
+_PRINCIPALS = _IDS.map(lambda s: f"user-{s}")
+
 
 def identities(accounts: Sequence[str] | None = None) -> st.SearchStrategy[JSON]:
     """Session identities ``{"userId", "owner", "admin"}``; ``userId`` from ``accounts`` when given."""
@@ -192,16 +201,16 @@ def identities(accounts: Sequence[str] | None = None) -> st.SearchStrategy[JSON]
 def accesses(draw: st.DrawFn) -> JSON:
     """Access descriptors as ``currentAccess()`` returns them. The invariants hold: ``readOnly``
     whenever ``planMode`` (DELEG-1), and ``planFile`` only on a Plan turn (PLANFILE-1)."""
-    plan_mode = draw(st.booleans())
+    plan_mode = draw(_BOOLEANS)
     access: JSON = {
-        "admin": draw(st.booleans()),
-        "projectIds": draw(st.lists(_IDS.map(lambda s: f"proj-{s}"), max_size=3, unique=True)),
-        "readOnly": plan_mode or draw(st.booleans()),
+        "admin": draw(_BOOLEANS),
+        "projectIds": draw(_PROJECT_ID_LISTS),
+        "readOnly": plan_mode or draw(_BOOLEANS),
         "planMode": plan_mode,
-        "roots": ["/workspace"] + draw(st.lists(_IDS.map(lambda s: f"/workspace/{s}"), max_size=2, unique=True)),
-        "principal": draw(_IDS.map(lambda s: f"user-{s}")),
+        "roots": ["/workspace"] + draw(_EXTRA_ROOT_LISTS),
+        "principal": draw(_PRINCIPALS),
     }
-    if plan_mode and draw(st.booleans()):
+    if plan_mode and draw(_BOOLEANS):
         access["planFile"] = f"/workspace/.plans/{draw(_IDS)}/plan.md"
     return access
 
@@ -233,9 +242,11 @@ def _literal(value: Any) -> JSON:
 
 _LITERAL_VALUES = st.one_of(st.text(alphabet=string.ascii_lowercase, min_size=1, max_size=6), _INTS, st.booleans())
 
+_DESCRIBED_SCALARS = {t: _described({"type": t}) for t in _SCALAR_TYPES}
+_DESCRIBED_ARRAYS = {t: _described({"type": "array", "items": {"type": t}}) for t in _SCALAR_TYPES}
 _PROPERTY_SCHEMAS = st.one_of(
-    st.sampled_from(_SCALAR_TYPES).flatmap(lambda t: _described({"type": t})),
-    st.sampled_from(_SCALAR_TYPES).flatmap(lambda t: _described({"type": "array", "items": {"type": t}})),
+    st.sampled_from(_SCALAR_TYPES).flatmap(_DESCRIBED_SCALARS.__getitem__),
+    st.sampled_from(_SCALAR_TYPES).flatmap(_DESCRIBED_ARRAYS.__getitem__),
     _LITERAL_VALUES.map(_literal),
     st.lists(st.text(alphabet=string.ascii_lowercase, min_size=1, max_size=6), min_size=2, max_size=4, unique=True).map(
         lambda values: {"anyOf": [_literal(v) for v in values]}
@@ -243,30 +254,49 @@ _PROPERTY_SCHEMAS = st.one_of(
 )
 
 
+@functools.cache
+def _param_name_lists(min_size: int, max_size: int) -> st.SearchStrategy[list[str]]:
+    return st.lists(_PARAM_NAMES, min_size=min_size, max_size=max_size, unique=True)
+
+
 @st.composite
 def flat_schemas(draw: st.DrawFn, *, min_properties: int = 1, max_properties: int = 6) -> JSON:
     """Flat object schemas (SCHEMA-1) in TypeBox's layout: ``{"type": "object", "required"?,
     "properties"}``, sometimes with ``additionalProperties: false``. Property names are never
     ``reason``. With the default ``min_properties=1`` every schema can be broken by a wrong type."""
-    names = draw(st.lists(_PARAM_NAMES, min_size=min_properties, max_size=max_properties, unique=True))
+    names = draw(_param_name_lists(min_properties, max_properties))
     properties = {name: draw(_PROPERTY_SCHEMAS) for name in names}
-    required = [name for name in names if draw(st.booleans())]
+    required = [name for name in names if draw(_BOOLEANS)]
     schema: JSON = {"type": "object"}
     if required:
         schema["required"] = required
     schema["properties"] = properties
-    if draw(st.booleans()) and draw(st.booleans()):
+    if draw(_BOOLEANS) and draw(_BOOLEANS):
         schema["additionalProperties"] = False
     return schema
 
 
 def _value_for(schema: Mapping[str, Any]) -> st.SearchStrategy[Any]:
+    try:
+        key = json.dumps(schema, sort_keys=True)
+    except (TypeError, ValueError):  # not plain JSON (a caller's own schema): built afresh
+        return _build_value_for(schema)
+    return _value_for_json(key)
+
+
+@functools.lru_cache(maxsize=4096)
+def _value_for_json(text: str) -> st.SearchStrategy[Any]:
+    # Keyed by the schema's JSON text: a draw asks again for every property of every example.
+    return _build_value_for(json.loads(text))
+
+
+def _build_value_for(schema: Mapping[str, Any]) -> st.SearchStrategy[Any]:
     if "const" in schema:
         return st.just(schema["const"])
     if "enum" in schema:
         return st.sampled_from(list(schema["enum"]))
     if "anyOf" in schema:
-        return st.one_of([_value_for(member) for member in schema["anyOf"]])
+        return st.one_of([_build_value_for(member) for member in schema["anyOf"]])
     kind = schema.get("type")
     if kind == "string":
         low, high = schema.get("minLength", 0), schema.get("maxLength", 24)
@@ -278,7 +308,7 @@ def _value_for(schema: Mapping[str, Any]) -> st.SearchStrategy[Any]:
     if kind == "boolean":
         return st.booleans()
     if kind == "array":
-        return st.lists(_value_for(schema.get("items") or {"type": "string"}), max_size=4)
+        return st.lists(_build_value_for(schema.get("items") or {"type": "string"}), max_size=4)
     raise ValueError(f"arguments_for covers the flat subset (see flat_schemas); it cannot fill {dict(schema)!r}")
 
 
@@ -288,7 +318,7 @@ def _arguments(draw: st.DrawFn, schema: Mapping[str, Any]) -> JSON:
     required = set(schema.get("required") or ())
     arguments: JSON = {}
     for name, prop in properties.items():
-        if name in required or draw(st.booleans()):
+        if name in required or draw(_BOOLEANS):
             arguments[name] = draw(_value_for(prop))
     return arguments
 
@@ -368,6 +398,16 @@ def _fill(pattern: str, size: int) -> str:
     return "".join(out)
 
 
+@functools.cache
+def _around(limit: int) -> st.SearchStrategy[int]:
+    return st.sampled_from([limit - 1, limit, limit + 1])
+
+
+_LAST_CHARACTERS = st.sampled_from(list(_MULTI_BYTE))
+_PATTERNS = st.lists(st.sampled_from(list(_ANY_WIDTH)), min_size=1, max_size=8)
+_LONG_SIZES = st.integers(min_value=DESCRIPTION_CAP + 2, max_value=3 * DESCRIPTION_CAP)
+
+
 @st.composite
 def descriptions_near(draw: st.DrawFn, limit: int = DESCRIPTION_CAP) -> str:
     """Strings of ``limit - 1``, ``limit`` or ``limit + 1`` UTF-8 bytes ending in a 2- to 4-byte
@@ -376,18 +416,26 @@ def descriptions_near(draw: st.DrawFn, limit: int = DESCRIPTION_CAP) -> str:
     The rest mixes characters of every width (combining marks, U+2028, emoji included)."""
     if limit < 8:
         raise ValueError("descriptions_near needs a limit of at least 8 bytes")
-    total = draw(st.sampled_from([limit - 1, limit, limit + 1]))
-    last = draw(st.sampled_from(list(_MULTI_BYTE)))
-    pattern = "".join(draw(st.lists(st.sampled_from(list(_ANY_WIDTH)), min_size=1, max_size=8)))
+    total = draw(_around(limit))
+    last = draw(_LAST_CHARACTERS)
+    pattern = "".join(draw(_PATTERNS))
     return _fill(pattern, total - utf8_len(last)) + last
 
 
 @st.composite
 def _long_descriptions(draw: st.DrawFn) -> str:
     """Descriptions well over the CAP-1 limit (so the CAP-2 measure depends on the cut)."""
-    size = draw(st.integers(min_value=DESCRIPTION_CAP + 2, max_value=3 * DESCRIPTION_CAP))
-    pattern = "".join(draw(st.lists(st.sampled_from(list(_ANY_WIDTH)), min_size=1, max_size=8)))
+    size = draw(_LONG_SIZES)
+    pattern = "".join(draw(_PATTERNS))
     return _fill(pattern, size)
+
+
+_LONG_DESCRIPTIONS = _long_descriptions()
+_DESCRIPTIONS_AT_THE_CAP = descriptions_near(DESCRIPTION_CAP)
+_DEFINITION_NAME_PARTS = st.text(alphabet=string.ascii_lowercase, min_size=2, max_size=8)
+_DEFINITION_DESCRIPTIONS = st.one_of(st.text(alphabet=_ANY_WIDTH, min_size=1, max_size=200), _LONG_DESCRIPTIONS)
+_DEFINITION_SCHEMAS = flat_schemas(max_properties=4)
+_FILLER_PATTERNS = st.sampled_from(["é", "漢a", "😀ab", "xxxxé"])  # always some multi-byte characters
 
 
 _EXTERNAL_EXTRAS = st.one_of(
@@ -408,17 +456,17 @@ def external_definitions_near(draw: st.DrawFn, limit: int = DEFINITION_CAP) -> J
     over the CAP-1 limit, so measuring before the cut lands on the wrong side too."""
     if limit < 4 * DESCRIPTION_CAP:
         raise ValueError(f"external_definitions_near needs a limit of at least {4 * DESCRIPTION_CAP} bytes")
-    name = "mcp__" + draw(st.text(alphabet=string.ascii_lowercase, min_size=2, max_size=8)) + "__" + draw(_PARAM_NAMES)
-    description = draw(st.one_of(st.text(alphabet=_ANY_WIDTH, min_size=1, max_size=200), _long_descriptions()))
-    base = draw(flat_schemas(max_properties=4))
+    name = "mcp__" + draw(_DEFINITION_NAME_PARTS) + "__" + draw(_PARAM_NAMES)
+    description = draw(_DEFINITION_DESCRIPTIONS)
+    base = draw(_DEFINITION_SCHEMAS)
     parameters: JSON = {**base, **draw(_EXTERNAL_EXTRAS)}
     properties = dict(parameters["properties"])
     filler_name = "zz_filler"
     properties[filler_name] = {"type": "string", "description": ""}
     parameters["properties"] = properties
-    target = draw(st.sampled_from([limit - 1, limit, limit + 1]))
+    target = draw(_around(limit))
     room = target - definition_bytes(name, description, parameters)
-    pattern = draw(st.sampled_from(["é", "漢a", "😀ab", "xxxxé"]))  # always some multi-byte characters
+    pattern = draw(_FILLER_PATTERNS)
     properties[filler_name] = {"type": "string", "description": _fill(pattern, room)}
     return {"name": name, "description": description, "parameters": parameters}
 
@@ -530,21 +578,39 @@ _CATALOG_SCHEMAS: tuple[JSON, ...] = (
 )
 
 
+def _external_variants(flat: JSON) -> st.SearchStrategy[JSON]:
+    return st.sampled_from(
+        [
+            flat,
+            {**flat, "additionalProperties": {"type": "string"}, "title": "Remote"},
+            {"type": "object", "anyOf": [{"required": [next(iter(flat["properties"]))]}, {"required": []}],
+             "properties": flat["properties"]},
+            {"properties": flat["properties"]},
+        ]
+    )
+
+
+_FLAT_EXTERNAL_SCHEMAS = st.sampled_from(_CATALOG_SCHEMAS[1:])
+_EXTERNAL_VARIANTS = {id(flat): _external_variants(flat) for flat in _CATALOG_SCHEMAS[1:]}
+
+
 @st.composite
 def _external_parameters(draw: st.DrawFn) -> JSON:
     # External schemas are the external owner's: not necessarily flat, never to be rebuilt (REASON-3).
-    flat = draw(st.sampled_from(_CATALOG_SCHEMAS[1:]))
-    return draw(
-        st.sampled_from(
-            [
-                flat,
-                {**flat, "additionalProperties": {"type": "string"}, "title": "Remote"},
-                {"type": "object", "anyOf": [{"required": [next(iter(flat["properties"]))]}, {"required": []}],
-                 "properties": flat["properties"]},
-                {"properties": flat["properties"]},
-            ]
-        )
-    )
+    return draw(_EXTERNAL_VARIANTS[id(draw(_FLAT_EXTERNAL_SCHEMAS))])
+
+
+_EXTERNAL_PARAMETERS = _external_parameters()
+_INTERNAL_PARAMETERS = st.sampled_from(_CATALOG_SCHEMAS)
+_TOOL_BITS = st.integers(min_value=0, max_value=255)
+_SCOPE_DRAWS = st.integers(min_value=0, max_value=2 * len(_SCOPES) - 2)
+_LONG_EXTERNAL_DESCRIPTIONS = st.one_of(_DESCRIPTIONS_AT_THE_CAP, _LONG_DESCRIPTIONS)
+_SHORT_DESCRIPTION_DRAWS = st.sampled_from(_SHORT_DESCRIPTIONS)
+
+
+@functools.cache
+def _counts(high: int) -> st.SearchStrategy[int]:
+    return st.integers(min_value=1, max_value=high)
 
 
 @st.composite
@@ -569,7 +635,7 @@ def catalogs(
     names of some of the plugin's own tools, sometimes ``mcp__*``, and sometimes a tool of the
     previous plugin (a foreign declaration, which must classify nothing: RO-3).
     """
-    n_plugins = draw(st.integers(min_value=1, max_value=max_plugins))
+    n_plugins = draw(_counts(max_plugins))
     plugins: list[JSON] = []
     tools: list[CatalogTool] = []
     foreign: list[tuple[str, str]] = []
@@ -578,29 +644,29 @@ def catalogs(
         plugin = f"plg-{i:02d}-ns"
         docs: list[JSON] = []
         mine: list[CatalogTool] = []
-        wildcard = read_only and draw(st.booleans())
-        for j in range(draw(st.integers(min_value=1, max_value=max_tools))):
+        wildcard = read_only and draw(_BOOLEANS)
+        for j in range(draw(_counts(max_tools))):
             # One draw for the tool's yes/no facts keeps a catalog cheap to generate; every bit
             # shrinks towards the plain case (internal, unscoped, loaded, undeclared).
-            bits = draw(st.integers(min_value=0, max_value=255))
+            bits = draw(_TOOL_BITS)
             is_external = bool(bits & 1) if external is None else external
             if is_external:
                 name = f"mcp__p{i:02d}__t{j:02d}"
-                parameters = draw(_external_parameters())
+                parameters = draw(_EXTERNAL_PARAMETERS)
                 options: JSON = {"external": True}
             else:
                 mcp_named = bits & 6 == 6
                 name = f"mcp__p{i:02d}__t{j:02d}" if mcp_named else f"p{i:02d}_t{j:02d}"
-                parameters = draw(st.sampled_from(_CATALOG_SCHEMAS))
+                parameters = draw(_INTERNAL_PARAMETERS)
                 # EXT-1/2: omitted and explicit false are both internal, whatever the name says.
                 options = {"external": False} if mcp_named or bits & 8 else {}
             # About half the tools are instance-wide, the rest spread over every scope.
-            scope = _SCOPES[max(0, draw(st.integers(min_value=0, max_value=2 * len(_SCOPES) - 2)) - len(_SCOPES) + 1)]
+            scope = _SCOPES[max(0, draw(_SCOPE_DRAWS) - len(_SCOPES) + 1)]
             options.update(scope)
             if is_external and long_descriptions and bits & 48 == 48:
-                description = draw(st.one_of(descriptions_near(DESCRIPTION_CAP), _long_descriptions()))
+                description = draw(_LONG_EXTERNAL_DESCRIPTIONS)
             else:
-                description = f"Tool number {j}: " + draw(st.sampled_from(_SHORT_DESCRIPTIONS))
+                description = f"Tool number {j}: " + draw(_SHORT_DESCRIPTION_DRAWS)
             doc: JSON = {
                 "name": name,
                 "label": name,
@@ -627,7 +693,7 @@ def catalogs(
         manifest: JSON = {"name": plugin}
         if read_only:
             declared = [t.name for t in mine if t.declared_read_only]
-            if previous and draw(st.booleans()):
+            if previous and draw(_BOOLEANS):
                 stolen = draw(st.sampled_from(previous)).name
                 declared.append(stolen)
                 foreign.append((plugin, stolen))
