@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import copy
 import operator
-import weakref
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -179,8 +178,10 @@ class _Advertised:
 _CACHE_KEY = "_advertised"
 _REG = operator.attrgetter("reg")
 # Per registry, its registrations' _Advertised in iteration order, so that a composition walks one
-# list of small objects instead of chasing each registration, its tool and its cache.
-_TABLES: weakref.WeakKeyDictionary[Any, list[_Advertised]] = weakref.WeakKeyDictionary()
+# list of small objects instead of chasing each registration, its tool and its cache. Kept on the
+# registry itself: in a module-level WeakKeyDictionary the table (through each tool's handler and
+# its registration context) held its own key, so no registry was ever freed.
+_TABLE_KEY = "_advertised_table"
 _BUILD_STEPS = (_Advertised.advertise, _Advertised.build_payload, _Advertised.build_catalog)
 
 
@@ -215,15 +216,15 @@ def _advertised(reg: Registration) -> _Advertised:
 
 def _table(registrations: Iterable[Registration]) -> list[_Advertised]:
     regs = list(registrations)
-    try:
-        table = _TABLES.get(registrations)
-    except TypeError:  # a plain list of registrations: nothing to keep the table on
+    holder = None if isinstance(registrations, list) else getattr(registrations, "__dict__", None)
+    if holder is None:  # a plain list of registrations: nothing to keep the table on
         return _build(regs)
+    table = holder.get(_TABLE_KEY)
     # The registry grows by installs, and a registration may be replaced: the table is current
     # only while it holds the very same registration objects in the same order (pointer compares).
     if table is None or len(table) != len(regs) or not all(map(operator.is_, map(_REG, table), regs)):
         table = _build(regs)
-        _TABLES[registrations] = table
+        holder[_TABLE_KEY] = table
     return table
 
 
