@@ -59,10 +59,11 @@ def pytest_configure(config: pytest.Config) -> None:
         # Paths from the project's ini `testpaths` are its own tests, not named on this command line:
         # `pytest --toolconformance` from a repository root runs the suites alone (hosts/pi/README.md).
         config.args[:] = []
+    # Host checks draw examples too: no run writes .hypothesis/ into the folder it runs in.
+    profile.keep_storage_out_of_the_folder(config)
     if settings.plugin_suites:
         from pytest_toolconformance.suites.plugin import configure as configure_plugin_suites
 
-        profile.keep_storage_out_of_the_folder(config)
         configure_plugin_suites(config, settings)
     in_scope = [d for d, on in ((SUITES_DIR, settings.host_suites), (PLUGIN_SUITES_DIR, settings.plugin_suites)) if on]
     # Naming one of the kit's suite folders (or a module in it) runs just that; otherwise every one in scope.

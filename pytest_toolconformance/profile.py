@@ -12,6 +12,7 @@ import os
 import shutil
 import tempfile
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, TypeVar
 
 import hypothesis
@@ -38,14 +39,42 @@ hypothesis.settings.register_profile(
 T = TypeVar("T")
 
 
+#: Hypothesis' storage folders that hold only tables derived from the Python build (the Unicode
+#: character map, the characters UTF-8 can encode) and the scratch folder they are written through.
+_DERIVED_TABLES = ("unicode_data", "constants", "tmp")
+
+
+def _user_cache() -> Path | None:
+    """The kit's folder in the user's cache (``$XDG_CACHE_HOME`` or ``~/.cache``), if it can be made."""
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    folder = Path(base) / "pytest-toolconformance" / "hypothesis"
+    try:
+        for name in _DERIVED_TABLES:
+            (folder / name).mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return None
+    return folder
+
+
 def keep_storage_out_of_the_folder(config: pytest.Config) -> None:
     """Point Hypothesis' storage (its constants cache, written even with no example database) at a
-    temporary folder for this run, so a plugin check leaves nothing in the plugin's repository. A
-    storage directory the user chose (``HYPOTHESIS_STORAGE_DIRECTORY``) is left as it is."""
+    temporary folder for this run, so a check leaves nothing in the folder it runs in. A storage
+    directory the user chose (``HYPOTHESIS_STORAGE_DIRECTORY``) is left as it is.
+
+    Only the Unicode tables are kept between runs, in the user's cache: Hypothesis derives them
+    from the Python build (no run's examples go into them) and rebuilding them costs about a
+    second of CPU on the first ``st.text()`` of every run.
+    """
     if os.environ.get("HYPOTHESIS_STORAGE_DIRECTORY"):
         return
     previous = getattr(hypothesis.configuration, "__hypothesis_home_directory", None)
     home = tempfile.mkdtemp(prefix="toolconformance-hypothesis-")
+    cache = _user_cache()
+    if cache is not None:
+        for name in _DERIVED_TABLES:
+            # The scratch folder too: Hypothesis writes a table there and renames it into place,
+            # which needs both on one file system.
+            os.symlink(cache / name, os.path.join(home, name), target_is_directory=True)
     hypothesis.configuration.set_hypothesis_home_dir(home)
 
     def restore() -> None:
