@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from pytest_toolconformance import _proc, options, profile
+from pytest_toolconformance import _proc, heap, options, profile
 from pytest_toolconformance.fixtures import (  # noqa: F401 - fixtures are discovered by name on the plugin module
     fake_access,
     fake_identity,
@@ -125,6 +125,12 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Mod
         if settings.host_suites if file_path.parent == SUITES_DIR else settings.plugin_suites:
             return pytest.Module.from_parent(parent, path=file_path)
     return None
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_finish(session: pytest.Session) -> None:
+    if options.of(session.config).enabled:
+        heap.freeze_what_collection_left(session.config)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
