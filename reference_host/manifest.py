@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 from typing import Any
 
@@ -61,6 +61,34 @@ def _field_path(error: jsonschema.ValidationError) -> str:
     return "/".join(str(p) for p in error.absolute_path) or "(root)"
 
 
+@cache
+def _validator() -> jsonschema.protocols.Validator:
+    return jsonschema.Draft202012Validator(manifest_schema())
+
+
+def _first_problem(document: Any) -> tuple[str, str] | None:
+    """The first schema violation of ``document`` (by field path), as (field, message)."""
+    errors = sorted(_validator().iter_errors(document), key=lambda e: list(e.absolute_path))
+    return (_field_path(errors[0]), errors[0].message) if errors else None
+
+
+@lru_cache(maxsize=1024)
+def _first_problem_of_text(text: str) -> tuple[str, str] | None:
+    return _first_problem(json.loads(text))
+
+
+def _schema_problem(document: Any) -> tuple[str, str] | None:
+    # A host installs the same few manifests over and over (every test does); validating one is
+    # most of an install's cost, so the verdict is kept per document text (key order included).
+    try:
+        text = json.dumps(document, allow_nan=False)
+    except (TypeError, ValueError):
+        text = None
+    if text is None or json.loads(text) != document:  # not plain JSON (a tuple, an int key): as it is
+        return _first_problem(document)
+    return _first_problem_of_text(text)
+
+
 def parse_manifest(document: Any, *, default_name: str | None = None) -> Manifest:
     """Validate a manifest document and return it; :class:`ManifestError` names the bad field."""
     if document is None:
@@ -72,13 +100,11 @@ def parse_manifest(document: Any, *, default_name: str | None = None) -> Manifes
         )
     if default_name and "name" not in document:
         document = {**document, "name": default_name}
-    validator = jsonschema.Draft202012Validator(manifest_schema())
-    errors = sorted(validator.iter_errors(document), key=lambda e: list(e.absolute_path))
-    if errors:
-        first = errors[0]
-        field = _field_path(first)
+    problem = _schema_problem(document)
+    if problem is not None:
+        field, message = problem
         raise ManifestError(
-            f"manifest field {field!r}: {first.message}; fix that field (schema: manifest.schema.json)",
+            f"manifest field {field!r}: {message}; fix that field (schema: manifest.schema.json)",
             subject=field,
         )
     provides = document.get("provides") or {}
