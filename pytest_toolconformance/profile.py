@@ -45,9 +45,12 @@ _DERIVED_TABLES = ("unicode_data", "constants", "tmp")
 
 
 def _user_cache() -> Path | None:
-    """The kit's folder in the user's cache (``$XDG_CACHE_HOME`` or ``~/.cache``), if it can be made."""
+    """The kit's folder in the user's cache (``$XDG_CACHE_HOME`` or ``~/.cache``), if it can be made
+    and lies outside the folder the run runs in."""
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    folder = Path(base) / "pytest-toolconformance" / "hypothesis"
+    folder = Path(base).resolve() / "pytest-toolconformance" / "hypothesis"
+    if folder.is_relative_to(Path.cwd().resolve()):  # a home inside the run's folder: write nothing there
+        return None
     try:
         for name in _DERIVED_TABLES:
             (folder / name).mkdir(parents=True, exist_ok=True)
