@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import os
 import shutil
+import stat
 import tempfile
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, TypeVar
 
 import hypothesis
@@ -46,6 +48,7 @@ def keep_storage_out_of_the_folder(config: pytest.Config) -> None:
         return
     previous = getattr(hypothesis.configuration, "__hypothesis_home_directory", None)
     home = tempfile.mkdtemp(prefix="toolconformance-hypothesis-")
+    _share_unicode_tables(Path(home))
     hypothesis.configuration.set_hypothesis_home_dir(home)
 
     def restore() -> None:
@@ -53,6 +56,30 @@ def keep_storage_out_of_the_folder(config: pytest.Config) -> None:
         shutil.rmtree(home, ignore_errors=True)
 
     config.add_cleanup(restore)
+
+
+def _share_unicode_tables(home: Path) -> None:
+    """Link ``home/unicode_data`` to one folder kept across runs, for this user only.
+
+    Hypothesis computes its Unicode tables (the UTF-8 codec table that ``st.text()`` needs takes 1.5
+    to 3 s of CPU) and caches them in its storage; a fresh storage per run would recompute them every
+    run. They depend only on Python's Unicode version, never on a run, so sharing them changes no
+    verdict. The folder sits in the system temp folder beside ``home`` (Hypothesis writes a table to
+    its ``tmp/`` and renames it in, which needs one file system); one that another user owns or can
+    write is not used, and the tables are then computed as before.
+    """
+    getuid = getattr(os, "getuid", None)
+    if getuid is None:  # no owner to check (Windows): compute them per run
+        return
+    shared = Path(tempfile.gettempdir()) / f"toolconformance-unicode-data-{getuid()}"
+    try:
+        shared.mkdir(mode=0o700, exist_ok=True)
+        info = shared.lstat()
+        if not stat.S_ISDIR(info.st_mode) or info.st_uid != getuid() or info.st_mode & 0o022:
+            return
+        (home / "unicode_data").symlink_to(shared, target_is_directory=True)
+    except OSError:
+        return
 
 
 def settings_for(cap: int | None = None, **extra: Any) -> hypothesis.settings:

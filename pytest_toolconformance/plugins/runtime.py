@@ -27,6 +27,7 @@ import re
 import secrets
 import shutil
 import socket
+import stat
 import tempfile
 import threading
 import warnings
@@ -158,7 +159,7 @@ class PluginUnderTest:
         self.attempted: dict[str, Any] = {}  # tool name -> the parameters it was registered with
         self.markers: dict[str, str] = {}
         self.ids = itertools.count(1)
-        self.workdir = Path(tempfile.mkdtemp(prefix=f"toolconformance-{_slug(self.name)}-"))
+        self.workdir = Path(tempfile.mkdtemp(prefix=f"toolconformance-{_slug(self.name)}-", dir=_scratch_root()))
 
     @property
     def ok(self) -> bool:
@@ -181,6 +182,24 @@ class PluginUnderTest:
             with contextlib.suppress(Exception):
                 self.host.close()
         shutil.rmtree(self.workdir, ignore_errors=True)
+
+
+def _scratch_root() -> str | None:
+    """Where the plugin's workspace goes: a memory file system when the machine has one.
+
+    Every call gets a fresh seeded folder that is removed after it; on a journaling disk that
+    removal alone cost 3 ms a call (a third of a plugin run). ``/dev/shm`` (Linux' shared-memory
+    tmpfs, world-writable with the sticky bit like ``/tmp``) makes it 0.3 ms; elsewhere the system
+    temp folder. The folder is private to the kit either way (``mkdtemp`` makes it mode 0700).
+    """
+    shm = "/dev/shm"
+    try:
+        mode = os.stat(shm).st_mode
+    except OSError:
+        return None
+    if stat.S_ISDIR(mode) and mode & stat.S_ISVTX and os.access(shm, os.W_OK | os.X_OK):
+        return shm
+    return None
 
 
 def _slug(text: str) -> str:
