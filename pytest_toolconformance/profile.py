@@ -48,7 +48,7 @@ def keep_storage_out_of_the_folder(config: pytest.Config) -> None:
         return
     previous = getattr(hypothesis.configuration, "__hypothesis_home_directory", None)
     home = tempfile.mkdtemp(prefix="toolconformance-hypothesis-")
-    _share_unicode_tables(Path(home))
+    _share_caches(Path(home))
     hypothesis.configuration.set_hypothesis_home_dir(home)
 
     def restore() -> None:
@@ -58,26 +58,29 @@ def keep_storage_out_of_the_folder(config: pytest.Config) -> None:
     config.add_cleanup(restore)
 
 
-def _share_unicode_tables(home: Path) -> None:
-    """Link ``home/unicode_data`` to one folder kept across runs, for this user only.
+def _share_caches(home: Path) -> None:
+    """Link ``home/unicode_data`` and ``home/constants`` to folders kept across runs, for this user only.
 
-    Hypothesis computes its Unicode tables (the UTF-8 codec table that ``st.text()`` needs takes 1.5
-    to 3 s of CPU) and caches them in its storage; a fresh storage per run would recompute them every
-    run. They depend only on Python's Unicode version, never on a run, so sharing them changes no
-    verdict. The folder sits in the system temp folder beside ``home`` (Hypothesis writes a table to
-    its ``tmp/`` and renames it in, which needs one file system); one that another user owns or can
-    write is not used, and the tables are then computed as before.
+    Hypothesis caches there what it computes the same way on every run: its Unicode tables (the
+    UTF-8 codec table that ``st.text()`` needs takes 1.5 to 3 s of CPU) and the literals of each
+    local module's source (keyed by a hash of that source). A fresh storage per run would compute
+    them again every run; a cached entry holds what the computation gives, so sharing changes no
+    generated case and no verdict. The folder sits in the system temp folder beside ``home``
+    (Hypothesis writes an entry beside it and renames it in, which needs one file system); one that
+    another user owns or can write is not used, and the caches then live and die with the run.
     """
     getuid = getattr(os, "getuid", None)
     if getuid is None:  # no owner to check (Windows): compute them per run
         return
-    shared = Path(tempfile.gettempdir()) / f"toolconformance-unicode-data-{getuid()}"
+    shared = Path(tempfile.gettempdir()) / f"toolconformance-hypothesis-cache-{getuid()}"
     try:
         shared.mkdir(mode=0o700, exist_ok=True)
         info = shared.lstat()
-        if not stat.S_ISDIR(info.st_mode) or info.st_uid != getuid() or info.st_mode & 0o022:
+        if not stat.S_ISDIR(info.st_mode) or info.st_uid != getuid() or info.st_mode & 0o077:
             return
-        (home / "unicode_data").symlink_to(shared, target_is_directory=True)
+        for name in ("unicode_data", "constants"):
+            (shared / name).mkdir(exist_ok=True)
+            (home / name).symlink_to(shared / name, target_is_directory=True)
     except OSError:
         return
 

@@ -14,8 +14,8 @@ every xdist worker collects every check. Loading each plugin on each worker (a N
   another one (which loads it too) only when that worker has its own plugins done. Tests that are
   not plugin checks are distributed one by one, as ``load`` does.
 
-A plugin whose registration differs between two loads is reported by the check that meets it
-(:func:`mismatch`), never checked against the other load's tools.
+A plugin whose registration differs between two loads fails the check that meets it
+(:func:`mismatch`); it is never checked against the other load's tools.
 """
 
 from __future__ import annotations
@@ -113,10 +113,10 @@ def mismatch(listed: ListedPlugin, put: Any) -> str | None:
         def tools(sig: Sequence[tuple[str, bool]]) -> str:
             return ", ".join(f"{n}{'' if ok else ' (refused)'}" for n, ok in sig) or "none"
         return (
-            f"[REG-2] plugin {put.name} ({put.spec}) registered other tools when loaded again in this pytest-xdist "
+            f"plugin {put.name} ({put.spec}) registered other tools when loaded again in this pytest-xdist "
             f"worker ({tools(signature_of(put)) if put.ok else put.error}) than when its checks were collected "
-            f"({tools(listed.signature()) if listed.ok else listed.error}); a plugin's register must give the "
-            "same tools on every load. Run without -n to check that load alone"
+            f"({tools(listed.signature()) if listed.ok else listed.error}), so these checks do not fit it. "
+            "Make its register give the same tools on every load, or run without -n"
         )
     return None
 
