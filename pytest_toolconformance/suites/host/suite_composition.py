@@ -608,6 +608,19 @@ def _unscoped_twin_refused(client: HostClient, tool: tcs.CatalogTool, spec: JSON
                  f"(scoped) ran on a Plan turn where its unscoped twin {name} is refused", twin.get("refusal"))
 
 
+def _classification_holds(session: Session, tool: tcs.CatalogTool, catalog: tcs.Catalog) -> None:
+    """An internal tool the Plan turn wrongly ran or refused: if the host's own catalog classifies it
+    against its declaration, plan mode followed a wrong classification, which is the declaration
+    rule's subject (RO-3 for exact names, RO-1 for the wildcard), not the plan policy's."""
+    entry = by_name(session.compose()["catalog"]).get(tool.name) or {}
+    if "readOnly" not in entry:
+        return
+    stolen = {name for _, name in catalog.foreign_declarations}
+    owner_rule = "RO-3" if tool.declared_read_only or tool.name in stolen else "RO-1"
+    precondition(entry["readOnly"] is tool.read_only, owner_rule, f"the host to classify {tool.name} as declared "
+                 f"(readOnly {str(tool.read_only).lower()})", entry)
+
+
 def _plan_calls(rule: str, external: bool) -> Callable[[HostClient], None]:
     def run(client: HostClient) -> None:
         def body(example: tuple[tcs.Catalog, JSON, st.DataObject]) -> None:
@@ -624,6 +637,8 @@ def _plan_calls(rule: str, external: bool) -> Callable[[HostClient], None]:
                 scenario = {"plugins": list(catalog.plugins), "session": {**spec, "mode": "plan"},
                             "call": {"tool": tool.name, "arguments": arguments}}
                 summary = {k: outcome.get(k) for k in ("handlerRan", "refusal", "isError")}
+                if not tool.external and outcome.get("handlerRan") is not tool.plan_runs:
+                    _classification_holds(session, tool, catalog)
                 if tool.plan_runs:
                     check(outcome.get("handlerRan") is True, rule, f"{tool.name}, declared read-only by exact name, "
                           "runs on a Plan turn", summary, scenario)
