@@ -23,7 +23,7 @@ from pytest_toolconformance.host.client import HostClient, Session, check
 from pytest_toolconformance.host.contract import JSON
 from pytest_toolconformance.host.scripted import flat_schema, plugin, tool
 from pytest_toolconformance.profile import run_property
-from pytest_toolconformance.suites.host.preconditions import precondition
+from pytest_toolconformance.suites.host.preconditions import origin_precondition, precondition
 
 SECRET = "SECRET-5b1e-host-only"
 
@@ -103,29 +103,30 @@ def test_reg6_first_refusing_stage_wins(toolconformance_host: HostClient, combo:
         toolconformance_host.set_policy("user-1", **policy)
     answer = toolconformance_host.open(**spec).call("Act", arguments)
 
-    if not combo:
-        check(answer.get("handlerRan") is True and answer.get("refusal") is None, "REG-6",
-              "a call no stage refuses runs its handler", answer, scenario)
-        return
-    expected = STAGE_ANSWER[combo[0]]
-    refusal = answer.get("refusal") or {}
-    if combo[0] in STAGE_RULE and (answer.get("handlerRan") is not False or refusal.get("stage") != expected):
-        alone = _stage_alone(toolconformance_host, combo[0])
-        precondition(alone.get("handlerRan") is False and (alone.get("refusal") or {}).get("stage") == expected,
-                     STAGE_RULE[combo[0]], f"the {combo[0]} stage alone to refuse Act (stage {expected!r})", alone)
-    check(answer.get("handlerRan") is False, "REG-6",
-          f"stages {list(combo)} refuse: the handler never runs", answer, scenario)
-    check(refusal.get("stage") == expected, "REG-6",
-          f"with {list(combo)} refusing, the first in pipeline order refuses: stage {expected!r} "
-          "(order: boundary, plan, grant and deny-list, hooks, validation)", refusal or answer, scenario)
-    if expected in ("boundary", "plan", "grant"):
-        check(not answer.get("hooksRan"), "REG-6",
-              f"no hook runs for a call the {expected} stage refused", answer.get("hooksRan"), scenario)
-    if expected == "validation":
-        text = json.dumps(answer.get("content"), ensure_ascii=False)
-        check(answer.get("isError") is False and "value" in text, "REG-6",
-              "a breaking call is refused with a text result naming the parameters (value), not is_error",
-              {"isError": answer.get("isError"), "content": answer.get("content")}, scenario)
+    with origin_precondition(toolconformance_host):
+        if not combo:
+            check(answer.get("handlerRan") is True and answer.get("refusal") is None, "REG-6",
+                  "a call no stage refuses runs its handler", answer, scenario)
+            return
+        expected = STAGE_ANSWER[combo[0]]
+        refusal = answer.get("refusal") or {}
+        if combo[0] in STAGE_RULE and (answer.get("handlerRan") is not False or refusal.get("stage") != expected):
+            alone = _stage_alone(toolconformance_host, combo[0])
+            precondition(alone.get("handlerRan") is False and (alone.get("refusal") or {}).get("stage") == expected,
+                         STAGE_RULE[combo[0]], f"the {combo[0]} stage alone to refuse Act (stage {expected!r})", alone)
+        check(answer.get("handlerRan") is False, "REG-6",
+              f"stages {list(combo)} refuse: the handler never runs", answer, scenario)
+        check(refusal.get("stage") == expected, "REG-6",
+              f"with {list(combo)} refusing, the first in pipeline order refuses: stage {expected!r} "
+              "(order: boundary, plan, grant and deny-list, hooks, validation)", refusal or answer, scenario)
+        if expected in ("boundary", "plan", "grant"):
+            check(not answer.get("hooksRan"), "REG-6",
+                  f"no hook runs for a call the {expected} stage refused", answer.get("hooksRan"), scenario)
+        if expected == "validation":
+            text = json.dumps(answer.get("content"), ensure_ascii=False)
+            check(answer.get("isError") is False and "value" in text, "REG-6",
+                  "a breaking call is refused with a text result naming the parameters (value), not is_error",
+                  {"isError": answer.get("isError"), "content": answer.get("content")}, scenario)
 
 
 # -- ERR-1: the session goes on -----------------------------------------------------------------------
@@ -392,17 +393,18 @@ def test_ext3_metadata_follows_accepted_owner(toolconformance_host: HostClient, 
     session = toolconformance_host.open()
     after = _observe(session)
 
-    external, provides = KINDS[winner]
-    declared = SHARED in provides.get("readOnlyTools", []) or (external and "mcp__*" in provides.get("readOnlyTools", []))
-    expected = {"external": external, "readOnly": declared, "owner": "winner"}
-    for observed in (before, after):
-        probes = observed.pop("bystanders")
-        if observed != expected:
-            _bystanders_unclassified(probes)
-    check(before == expected, "EXT-3", f"the accepted {winner} registration has its own metadata", before, scenario)
-    check(after == expected, "EXT-3",
-          f"after a rejected {loser} collision and a later merge, {SHARED} keeps the {winner} owner's metadata "
-          "(the loser contributes neither origin nor read-only classification)", after, scenario)
+    with origin_precondition(toolconformance_host):
+        external, provides = KINDS[winner]
+        declared = SHARED in provides.get("readOnlyTools", []) or (external and "mcp__*" in provides.get("readOnlyTools", []))
+        expected = {"external": external, "readOnly": declared, "owner": "winner"}
+        for observed in (before, after):
+            probes = observed.pop("bystanders")
+            if observed != expected:
+                _bystanders_unclassified(probes)
+        check(before == expected, "EXT-3", f"the accepted {winner} registration has its own metadata", before, scenario)
+        check(after == expected, "EXT-3",
+              f"after a rejected {loser} collision and a later merge, {SHARED} keeps the {winner} owner's metadata "
+              "(the loser contributes neither origin nor read-only classification)", after, scenario)
 
 
 # -- REG-5 / MANIFEST-3: generated manifests against registrations ------------------------------------

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from pytest_toolconformance import strategies as tcs
 from pytest_toolconformance.host.client import HostClient, Session, check
 from pytest_toolconformance.profile import run_property
-from pytest_toolconformance.suites.host.preconditions import precondition
+from pytest_toolconformance.suites.host.preconditions import origin_checked, precondition
 
 JSON = dict[str, Any]
 # Keys that would carry registration metadata into a provider payload's tool entry (DIAG-3).
@@ -227,7 +227,7 @@ def test_internal_tools_are_never_capped(toolconformance_host: HostClient) -> No
                   f"the internal tool keeps its own properties and required list in the {where} (no permissive "
                   "replacement)", {"properties": sorted(own), "required": advertised.get("required")}, scenario)
 
-    run_property(_big_internal_tools(), body)
+    run_property(_big_internal_tools(), origin_checked(client, body))
 
 
 @st.composite
@@ -308,7 +308,7 @@ def test_every_internal_tool_gains_an_optional_reason(toolconformance_host: Host
                 check(problem is None, "REASON-1", f"internal tool {entry['name']} is advertised with an optional "
                       f"string reason ({problem})", entry.get("parameters"), scenario)
 
-    run_property(_CATALOG_SESSIONS, body)
+    run_property(_CATALOG_SESSIONS, origin_checked(client, body))
 
 
 @pytest.mark.toolconformance("REASON-2")
@@ -377,7 +377,7 @@ def test_reason_is_consumed_before_the_handler(toolconformance_host: HostClient)
             check(_received(outcome) == arguments, "REASON-4", f"on the {nth} call the handler receives the call's "
                   "arguments without reason", {"received": _received(outcome)}, scenario)
 
-    run_property(_reason_calls(), body)
+    run_property(_reason_calls(), origin_checked(client, body))
 
 
 # -- SCOPE ------------------------------------------------------------------------------------------
@@ -494,7 +494,7 @@ def test_mcp_wildcard_classifies_own_external_tools_only(toolconformance_host: H
                 check(read_only.get(tool.name) is False, "RO-1", f"another plugin's mcp__* does not classify "
                       f"{tool.name}", read_only, scenario)
 
-    run_property(_RO_SESSIONS, body)
+    run_property(_RO_SESSIONS, origin_checked(client, body))
 
 
 @pytest.mark.toolconformance("RO-3")
@@ -653,7 +653,7 @@ def _plan_calls(rule: str, external: bool) -> Callable[[HostClient], None]:
 
         run_property(st.tuples(tcs.catalogs(read_only=True, long_descriptions=False,
                                             external=True if external else None),
-                               tcs.session_specs(), st.data()), body)
+                               tcs.session_specs(), st.data()), origin_checked(client, body))
 
     return run
 
@@ -713,7 +713,7 @@ def test_without_external_tools_diagnostics_stay_local(toolconformance_host: Hos
                 check(own == tool.parameters["properties"], "DIAG-2", f"local tool {tool.name}'s schema is advertised "
                       "as registered (plus reason)", payload.get(tool.name), scenario)
 
-    run_property(st.tuples(tcs.catalogs(external=False), st.lists(tcs.session_specs(), min_size=1, max_size=2)), body)
+    run_property(st.tuples(tcs.catalogs(external=False), st.lists(tcs.session_specs(), min_size=1, max_size=2)), origin_checked(client, body))
 
 
 @pytest.mark.toolconformance("DIAG-3")
