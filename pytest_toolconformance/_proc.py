@@ -12,6 +12,7 @@ and the network; :func:`confinement_summary` says which is in force, for the rep
 
 from __future__ import annotations
 
+import ctypes
 import functools
 import os
 import select
@@ -40,6 +41,27 @@ NETWORK_GUARD_ONLY = "in-process guard only: child processes and native bindings
 
 _POSIX = os.name == "posix"
 _LINUX = sys.platform.startswith("linux")
+_PR_SET_PDEATHSIG = 1
+_prctl = ctypes.CDLL(None, use_errno=True).prctl if _LINUX else None
+
+
+def _dies_with(parent: int) -> Any:
+    """A ``preexec_fn`` that has the kernel kill the child when the kit's process dies.
+
+    Finalizers cover every exit Python sees; this covers the ones it does not (SIGTERM or SIGKILL
+    from a CI runner's timeout, a crashed xdist worker), where an orphaned plugin would run on.
+    The kernel ties the signal to the forking *thread*, so it is only armed from the main thread:
+    a child started from a short-lived worker thread would otherwise die with that thread.
+    """
+    if _prctl is None or threading.current_thread() is not threading.main_thread():
+        return None
+
+    def arm() -> None:
+        _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        if os.getppid() != parent:  # the kit died between fork and prctl
+            os._exit(1)
+
+    return arm
 _UNSHARE_FLAGS = ("--net", "--mount", "--pid", "--fork", "--kill-child", "--mount-proc")
 
 # Runs as PID 1 of the new namespaces, before the real program: makes every mount read-only but
@@ -407,6 +429,7 @@ class LineProcess:
         self.popen = subprocess.Popen(
             argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
             cwd=cwd, env=full_env, bufsize=0, pass_fds=tuple(pass_fds), start_new_session=_POSIX,
+            preexec_fn=_dies_with(os.getpid()),
         )
         assert self.popen.stdin is not None and self.popen.stdout is not None
         self.in_fd = self.popen.stdin.fileno()

@@ -140,6 +140,45 @@ def test_close_in_a_sandbox_ends_everything_in_its_namespace(started: list[_proc
     assert not running()
 
 
+KIT = """
+import sys, tempfile
+from pytest_toolconformance import _proc
+sandbox = None
+if sys.argv[1] == "sandbox":
+    work = tempfile.mkdtemp()
+    sandbox = _proc.Sandbox([work], work, work)
+process = _proc.LineProcess([sys.executable, "-c", "import sys, time; print('up', flush=True); time.sleep(300)"],
+                            sandbox=sandbox)
+process.read_line(_proc.time.monotonic() + 30)
+print(process.pid, flush=True)
+sys.stdin.read()
+"""
+
+
+@pytest.mark.parametrize("confined", ["sandbox", "plain"])
+def test_a_kit_killed_outright_leaves_no_child_behind(confined: str) -> None:
+    """SIGKILL (a CI runner's timeout) runs no finalizer; the kernel's parent-death signal ends the child."""
+    if confined == "sandbox" and not _proc.confinement().isolated:
+        pytest.skip(f"no namespaces here ({_proc.confinement().reason})")
+    if not sys.platform.startswith("linux"):
+        pytest.skip("the parent-death signal is Linux's")
+    import subprocess
+
+    kit = subprocess.Popen([sys.executable, "-c", KIT, confined], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    try:
+        assert kit.stdout is not None
+        child = int(kit.stdout.readline())
+        assert pid_alive(child)
+        kit.kill()
+        kit.wait(timeout=30)
+        deadline = soon()
+        while pid_alive(child) and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert not pid_alive(child), f"child {child} outlived the killed kit"
+    finally:
+        kit.kill()
+
+
 def test_a_sandbox_writes_only_its_workspace_and_gets_a_scrubbed_environment(
     started: list[_proc.LineProcess], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
