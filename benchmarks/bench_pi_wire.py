@@ -16,9 +16,7 @@ import argparse
 import statistics
 import sys
 import time
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -26,23 +24,8 @@ sys.path.insert(0, str(ROOT))
 from pytest_toolconformance.host.wire.client import WireHostAdapter  # noqa: E402
 
 COMMAND = [str(ROOT / "hosts" / "pi" / "host")]
-PLUGIN: dict[str, Any] = {
-    "name": "bench",
-    "tools": [{
-        "name": "Echo", "label": "Echo", "description": "Echoes.",
-        "parameters": {"type": "object", "properties": {"value": {"type": "string"}}, "required": ["value"]},
-        "handler": [{"op": "echo"}],
-    }],
-}
-
-
-def _rate(fn: Callable[[], Any], requests: int) -> float:
-    for _ in range(min(50, requests)):  # warm up both sides
-        fn()
-    started = time.perf_counter()
-    for _ in range(requests):
-        fn()
-    return requests / (time.perf_counter() - started)
+# One plugin and one way of timing for both wire benchmarks.
+from bench_wire import PLUGIN, rate  # noqa: E402
 
 
 def bench(requests: int, starts: int) -> dict[str, float]:
@@ -64,16 +47,16 @@ def bench(requests: int, starts: int) -> dict[str, float]:
             adapter.reset()
             adapter.install_plugin(PLUGIN)
 
-        out["reset + install_plugin (/s)"] = _rate(install, max(20, requests // 10))
+        out["reset + install_plugin (/s)"] = rate(install, max(20, requests // 10), warm_up=50)
         adapter.reset()
         adapter.install_plugin(PLUGIN)
         session = adapter.open_session({"identity": {"userId": "u1"}})["session"]
-        out["compose (/s)"] = _rate(lambda: adapter.compose(session), requests)
+        out["compose (/s)"] = rate(lambda: adapter.compose(session), requests, warm_up=50)
         # Every call is a turn of the same session, so its transcript grows: a fresh session per batch.
         adapter.reset()
         adapter.install_plugin(PLUGIN)
         session = adapter.open_session({"identity": {"userId": "u1"}})["session"]
-        out["call Echo (/s)"] = _rate(lambda: adapter.call(session, "Echo", {"value": "hi"}), requests)
+        out["call Echo (/s)"] = rate(lambda: adapter.call(session, "Echo", {"value": "hi"}), requests, warm_up=50)
     finally:
         adapter.close()
     return out

@@ -45,6 +45,9 @@ def plugin_folder(parent: Path, example: Path, name: str) -> Path:
     """A copy of ``example`` named ``name`` under ``parent``, resolving its npm imports like a real repo."""
     folder = parent / name
     shutil.copytree(example, folder)
+    shared = example.parent / "_lib"  # conforming_rich imports ../_lib, as a monorepo's plugin would
+    if shared.is_dir() and not (parent / "_lib").exists():
+        shutil.copytree(shared, parent / "_lib")
     manifest = folder / "plugin.json"
     if manifest.exists():
         data = json.loads(manifest.read_text())

@@ -52,8 +52,9 @@ def _kinds(adapter: Any, session: str) -> dict[str, Callable[[], Any]]:
     }
 
 
-def _rate(fn: Callable[[], Any], requests: int) -> float:
-    for _ in range(min(200, requests)):  # warm up both sides
+def rate(fn: Callable[[], Any], requests: int, warm_up: int = 200) -> float:
+    """Requests per second of ``fn``, after ``warm_up`` calls that warm both sides."""
+    for _ in range(min(warm_up, requests)):
         fn()
     started = time.perf_counter()
     for _ in range(requests):
@@ -73,7 +74,7 @@ def bench_rates(requests: int) -> dict[str, tuple[float, float]]:
             for name, fn in wire_kinds.items():
                 # Calls are slower (a worker thread per call in the host): fewer of them.
                 n = requests if not name.startswith("call") else max(200, requests // 5)
-                out[name] = (_rate(fn, n), _rate(local_kinds[name], n))
+                out[name] = (rate(fn, n), rate(local_kinds[name], n))
         finally:
             wire.close()
             local.close()

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import stat
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
@@ -39,45 +40,15 @@ hypothesis.settings.register_profile(
 T = TypeVar("T")
 
 
-#: Hypothesis' storage folders that hold only tables derived from the Python build (the Unicode
-#: character map, the characters UTF-8 can encode) and the scratch folder they are written through.
-_DERIVED_TABLES = ("unicode_data", "constants", "tmp")
-
-
-def _user_cache() -> Path | None:
-    """The kit's folder in the user's cache (``$XDG_CACHE_HOME`` or ``~/.cache``), if it can be made
-    and lies outside the folder the run runs in."""
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    folder = Path(base).resolve() / "pytest-toolconformance" / "hypothesis"
-    if folder.is_relative_to(Path.cwd().resolve()):  # a home inside the run's folder: write nothing there
-        return None
-    try:
-        for name in _DERIVED_TABLES:
-            (folder / name).mkdir(parents=True, exist_ok=True)
-    except OSError:
-        return None
-    return folder
-
-
 def keep_storage_out_of_the_folder(config: pytest.Config) -> None:
     """Point Hypothesis' storage (its constants cache, written even with no example database) at a
-    temporary folder for this run, so a check leaves nothing in the folder it runs in. A storage
-    directory the user chose (``HYPOTHESIS_STORAGE_DIRECTORY``) is left as it is.
-
-    Only the Unicode tables are kept between runs, in the user's cache: Hypothesis derives them
-    from the Python build (no run's examples go into them) and rebuilding them costs about a
-    second of CPU on the first ``st.text()`` of every run.
-    """
+    temporary folder for this run, so a plugin check leaves nothing in the plugin's repository. A
+    storage directory the user chose (``HYPOTHESIS_STORAGE_DIRECTORY``) is left as it is."""
     if os.environ.get("HYPOTHESIS_STORAGE_DIRECTORY"):
         return
     previous = getattr(hypothesis.configuration, "__hypothesis_home_directory", None)
     home = tempfile.mkdtemp(prefix="toolconformance-hypothesis-")
-    cache = _user_cache()
-    if cache is not None:
-        for name in _DERIVED_TABLES:
-            # The scratch folder too: Hypothesis writes a table there and renames it into place,
-            # which needs both on one file system.
-            os.symlink(cache / name, os.path.join(home, name), target_is_directory=True)
+    _share_caches(Path(home))
     hypothesis.configuration.set_hypothesis_home_dir(home)
 
     def restore() -> None:
@@ -85,6 +56,33 @@ def keep_storage_out_of_the_folder(config: pytest.Config) -> None:
         shutil.rmtree(home, ignore_errors=True)
 
     config.add_cleanup(restore)
+
+
+def _share_caches(home: Path) -> None:
+    """Link ``home/unicode_data`` and ``home/constants`` to folders kept across runs, for this user only.
+
+    Hypothesis caches there what it computes the same way on every run: its Unicode tables (the
+    UTF-8 codec table that ``st.text()`` needs takes 1.5 to 3 s of CPU) and the literals of each
+    local module's source (keyed by a hash of that source). A fresh storage per run would compute
+    them again every run; a cached entry holds what the computation gives, so sharing changes no
+    generated case and no verdict. The folder sits in the system temp folder beside ``home``
+    (Hypothesis writes an entry beside it and renames it in, which needs one file system); one that
+    another user owns or can write is not used, and the caches then live and die with the run.
+    """
+    getuid = getattr(os, "getuid", None)
+    if getuid is None:  # no owner to check (Windows): compute them per run
+        return
+    shared = Path(tempfile.gettempdir()) / f"toolconformance-hypothesis-cache-{getuid()}"
+    try:
+        shared.mkdir(mode=0o700, exist_ok=True)
+        info = shared.lstat()
+        if not stat.S_ISDIR(info.st_mode) or info.st_uid != getuid() or info.st_mode & 0o077:
+            return
+        for name in ("unicode_data", "constants"):
+            (shared / name).mkdir(exist_ok=True)
+            (home / name).symlink_to(shared / name, target_is_directory=True)
+    except OSError:
+        return
 
 
 def settings_for(cap: int | None = None, **extra: Any) -> hypothesis.settings:

@@ -9,17 +9,6 @@ from reference_host.registry import RegistrationContext
 from tests.mutants._calls_support import context_mutant
 
 RULE = "EXT-2"
-# Not yet precise: these checks register mcp__-named internal tools without asking the host for their origin first.
-ALSO = {
-    "EXT-3": "every mcp__-named internal tool becomes external, so this rule's checks of such tools meet external ones",
-    "EXT-4": "every mcp__-named internal tool becomes external, so this rule's checks of such tools meet external ones",
-    "REASON-1": "every mcp__-named internal tool becomes external, so this rule's checks of such tools meet external ones",
-    "REASON-4": "every mcp__-named internal tool becomes external, so this rule's checks of such tools meet external ones",
-    "RO-1": "every mcp__-named internal tool becomes external, so this rule's checks of such tools meet external ones",
-    "RO-5": "every mcp__-named internal tool becomes external, so this rule's checks of such tools meet external ones",
-    "DIAG-2": "every mcp__-named internal tool becomes external, so this rule's checks of such tools meet external ones",
-    "CAP-3": "every mcp__-named internal tool becomes external, so this rule's checks of such tools meet external ones",
-}
 
 
 class PrefixContext(RegistrationContext):

@@ -9,9 +9,6 @@ from reference_host import Host
 from tests.mutants._composition_support import registry_mutant, replace, rewrite_registry
 
 RULE = "RO-3"
-ALSO = {
-    "EXT-3": "a rejected colliding loser declaring the name read-only is a foreign declaration too: both rules state that it classifies nothing",
-}
 
 
 def classify_foreign(host: Host, report: Any) -> None:

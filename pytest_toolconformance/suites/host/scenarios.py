@@ -15,7 +15,9 @@ counts toward neither rule, because the case can no longer say anything about it
 that step's expectation fails the case does not apply and is skipped with that reason. ``expect``
 may also hold ``catalog``: per tool name, the normalized metadata (``origin``, ``readOnly``,
 ``owner``) its compose catalog entry must carry, or ``null`` for a tool absent from the catalog;
-a host that does not report a field gets the case skipped with the reason.
+a host that does not report a field gets the case skipped with the reason. A case that installs
+plugins and fails is blocked by EXT-1 or EXT-2 instead when a probe shows the host getting origin
+wrong (``preconditions.origin_holds``): its internal tools met the external path.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ import pytest
 from pytest_toolconformance.findings import Finding
 from pytest_toolconformance.host.client import HostClient, Session
 from pytest_toolconformance.host.errors import HostRefusal
+from pytest_toolconformance.suites.host.preconditions import origin_holds
 
 _VAR = re.compile(r"\$\{([A-Za-z0-9_.-]+)\}")
 
@@ -169,6 +172,8 @@ class CaseRunner:
         if rule not in self.case.rules:
             pytest.skip(f"blocked by {rule}: case {self.case.id} needs {rule} as a precondition and step {index} "
                         f"[{step.get('do')}] found it broken ({expected[:300]})")
+        if self.case.data.get("plugins") or any(s.get("do") == "install" for s in self.case.data.get("steps", [])):
+            origin_holds(self.client, rule)
         raise Finding(
             rule,
             f"case {self.case.id} ({self.case.file}) step {index} [{step.get('do')}]: {expected}",

@@ -23,6 +23,7 @@ from pytest_toolconformance.host.client import HostClient, Session, check
 from pytest_toolconformance.host.contract import JSON
 from pytest_toolconformance.host.scripted import flat_schema, plugin, tool
 from pytest_toolconformance.profile import run_property
+from pytest_toolconformance.suites.host.preconditions import origin_precondition, precondition
 
 SECRET = "SECRET-5b1e-host-only"
 
@@ -53,10 +54,26 @@ STAGES = ("boundary", "plan", "grant", "deny", "hook", "validation")
 STAGE_ANSWER = {"boundary": "boundary", "plan": "plan", "grant": "grant", "deny": "grant", "hook": "hook",
                 "validation": "validation"}
 COMBINATIONS = [c for n in range(len(STAGES) + 1) for c in itertools.combinations(STAGES, n)]
+#: Stages whose refusal another rule owns: REG-6 is about their order, so a stage that does not
+#: refuse even when it is the only one switched on blocks the check by its own rule.
+STAGE_RULE = {"plan": "PLAN-2", "grant": "GRANT-1", "deny": "GRANT-1"}
 
 
 def _combination_id(combo: tuple[str, ...]) -> str:
     return "+".join(combo) or "none"
+
+
+def _stage_alone(client: HostClient, stage: str) -> JSON:
+    """Call Act with only ``stage`` refusing, from an account of its own (policy is per account)."""
+    account = f"user-alone-{stage}"
+    if stage == "grant":
+        client.set_policy(account, pluginGrants=[])
+    if stage == "deny":
+        client.set_policy(account, deny=["Act"])
+    spec: JSON = {"identity": {"userId": account}}
+    if stage == "plan":
+        spec["mode"] = "plan"
+    return client.open(**spec).call("Act", {"value": "x"})
 
 
 @pytest.mark.toolconformance("REG-6")
@@ -86,25 +103,30 @@ def test_reg6_first_refusing_stage_wins(toolconformance_host: HostClient, combo:
         toolconformance_host.set_policy("user-1", **policy)
     answer = toolconformance_host.open(**spec).call("Act", arguments)
 
-    if not combo:
-        check(answer.get("handlerRan") is True and answer.get("refusal") is None, "REG-6",
-              "a call no stage refuses runs its handler", answer, scenario)
-        return
-    expected = STAGE_ANSWER[combo[0]]
-    refusal = answer.get("refusal") or {}
-    check(answer.get("handlerRan") is False, "REG-6",
-          f"stages {list(combo)} refuse: the handler never runs", answer, scenario)
-    check(refusal.get("stage") == expected, "REG-6",
-          f"with {list(combo)} refusing, the first in pipeline order refuses: stage {expected!r} "
-          "(order: boundary, plan, grant and deny-list, hooks, validation)", refusal or answer, scenario)
-    if expected in ("boundary", "plan", "grant"):
-        check(not answer.get("hooksRan"), "REG-6",
-              f"no hook runs for a call the {expected} stage refused", answer.get("hooksRan"), scenario)
-    if expected == "validation":
-        text = json.dumps(answer.get("content"), ensure_ascii=False)
-        check(answer.get("isError") is False and "value" in text, "REG-6",
-              "a breaking call is refused with a text result naming the parameters (value), not is_error",
-              {"isError": answer.get("isError"), "content": answer.get("content")}, scenario)
+    with origin_precondition(toolconformance_host):
+        if not combo:
+            check(answer.get("handlerRan") is True and answer.get("refusal") is None, "REG-6",
+                  "a call no stage refuses runs its handler", answer, scenario)
+            return
+        expected = STAGE_ANSWER[combo[0]]
+        refusal = answer.get("refusal") or {}
+        if combo[0] in STAGE_RULE and (answer.get("handlerRan") is not False or refusal.get("stage") != expected):
+            alone = _stage_alone(toolconformance_host, combo[0])
+            precondition(alone.get("handlerRan") is False and (alone.get("refusal") or {}).get("stage") == expected,
+                         STAGE_RULE[combo[0]], f"the {combo[0]} stage alone to refuse Act (stage {expected!r})", alone)
+        check(answer.get("handlerRan") is False, "REG-6",
+              f"stages {list(combo)} refuse: the handler never runs", answer, scenario)
+        check(refusal.get("stage") == expected, "REG-6",
+              f"with {list(combo)} refusing, the first in pipeline order refuses: stage {expected!r} "
+              "(order: boundary, plan, grant and deny-list, hooks, validation)", refusal or answer, scenario)
+        if expected in ("boundary", "plan", "grant"):
+            check(not answer.get("hooksRan"), "REG-6",
+                  f"no hook runs for a call the {expected} stage refused", answer.get("hooksRan"), scenario)
+        if expected == "validation":
+            text = json.dumps(answer.get("content"), ensure_ascii=False)
+            check(answer.get("isError") is False and "value" in text, "REG-6",
+                  "a breaking call is refused with a text result naming the parameters (value), not is_error",
+                  {"isError": answer.get("isError"), "content": answer.get("content")}, scenario)
 
 
 # -- ERR-1: the session goes on -----------------------------------------------------------------------
@@ -305,8 +327,17 @@ SHARED = "mcp__x__shared"
 SHARED_PARAMS = flat_schema({"q": "string"})
 
 
-def _owner(plugin_name: str, kind: str) -> JSON:
+#: Bystanders: another plugin's external tools no collision touches. No plugin declares WILD, so a
+#: wildcard that classifies it reads mcp__* wrongly (RO-1); a loser with exact read-only names also
+#: names EXACT, so a foreign exact name that classifies it reads exact names wrongly (RO-3).
+WILD, EXACT = "mcp__b__wild", "mcp__b__exact"
+BYSTANDER = plugin("bystander", [tool(WILD, external=True), tool(EXACT, external=True)])
+
+
+def _owner(plugin_name: str, kind: str, foreign: tuple[str, ...] = ()) -> JSON:
     external, provides = KINDS[kind]
+    if foreign and "readOnlyTools" in provides and SHARED in provides["readOnlyTools"]:
+        provides = {"tools": [*provides["tools"], *foreign], "readOnlyTools": [*provides["readOnlyTools"], *foreign]}
     manifest = {"provides": provides} if provides else None
     return plugin(plugin_name, [tool(SHARED, parameters=SHARED_PARAMS, external=external,
                                      handler=[{"op": "text", "text": f"{plugin_name} ran"}])], manifest=manifest)
@@ -314,15 +345,28 @@ def _owner(plugin_name: str, kind: str) -> JSON:
 
 def _observe(session: Session) -> JSON:
     """The host's own metadata of SHARED, from compose's catalog: what EXT-3 is about. Its effects
-    (reason, a read-only child, plan admission) are checked by their own rules."""
-    entry = _tool_entry(session.compose(), SHARED, "catalog")
+    (reason, a read-only child, plan admission) are checked by their own rules. Also the bystanders'
+    read-only classification, the preconditions RO-1 and RO-3."""
+    catalog = session.compose()
+    entry = _tool_entry(catalog, SHARED, "catalog")
+    probes = {name: (_tool_entry(catalog, name, "catalog") or {}).get("readOnly") for name in (WILD, EXACT)}
     if entry is None:
-        return {"inCatalog": False}
+        return {"inCatalog": False, "bystanders": probes}
     missing = sorted({"origin", "readOnly", "owner"} - set(entry))
     if missing:
         pytest.skip(f"the host does not report {', '.join(missing)} in compose's catalog entries, where EXT-3 reads "
                     "the host's own metadata (see docs/host-implementers.md, 'Tool metadata in the catalog')")
-    return {"external": entry["origin"] == "external", "readOnly": entry["readOnly"], "owner": entry["owner"]}
+    return {"external": entry["origin"] == "external", "readOnly": entry["readOnly"], "owner": entry["owner"],
+            "bystanders": probes}
+
+
+def _bystanders_unclassified(probes: JSON) -> None:
+    """SHARED's metadata speaks for EXT-3 only while no wildcard and no foreign exact name classifies
+    another plugin's tool: otherwise a leak is that rule's, whichever collision it meets."""
+    precondition(probes.get(WILD) is not True, "RO-1", f"mcp__* to classify only its own plugin's tools, not {WILD}",
+                 probes)
+    precondition(probes.get(EXACT) is not True, "RO-3", f"a foreign exact read-only name to classify nothing ({EXACT})",
+                 probes)
 
 
 @pytest.mark.toolconformance("EXT-3")
@@ -332,11 +376,12 @@ def test_ext3_metadata_follows_accepted_owner(toolconformance_host: HostClient, 
     winner's origin, read-only classification and plan admission, before and after the loser and
     after a later unrelated merge."""
     toolconformance_host.require("registration", "composition", "calls", "plan-mode", "delegation")
-    first, second = _owner("winner", winner), _owner("loser", loser)
+    first, second = _owner("winner", winner), _owner("loser", loser, foreign=(EXACT,))
     third = plugin("later", [tool("mcp__y__other", external=True)],
                    manifest={"provides": {"tools": ["mcp__*"], "readOnlyTools": ["mcp__*"]}})
-    scenario = {"plugins": [first, second, third]}
+    scenario = {"plugins": [BYSTANDER, first, second, third]}
 
+    toolconformance_host.install_ok(BYSTANDER)
     toolconformance_host.install_ok(first)
     session = toolconformance_host.open()
     before = _observe(session)
@@ -348,13 +393,18 @@ def test_ext3_metadata_follows_accepted_owner(toolconformance_host: HostClient, 
     session = toolconformance_host.open()
     after = _observe(session)
 
-    external, provides = KINDS[winner]
-    declared = SHARED in provides.get("readOnlyTools", []) or (external and "mcp__*" in provides.get("readOnlyTools", []))
-    expected = {"external": external, "readOnly": declared, "owner": "winner"}
-    check(before == expected, "EXT-3", f"the accepted {winner} registration has its own metadata", before, scenario)
-    check(after == expected, "EXT-3",
-          f"after a rejected {loser} collision and a later merge, {SHARED} keeps the {winner} owner's metadata "
-          "(the loser contributes neither origin nor read-only classification)", after, scenario)
+    with origin_precondition(toolconformance_host):
+        external, provides = KINDS[winner]
+        declared = SHARED in provides.get("readOnlyTools", []) or (external and "mcp__*" in provides.get("readOnlyTools", []))
+        expected = {"external": external, "readOnly": declared, "owner": "winner"}
+        for observed in (before, after):
+            probes = observed.pop("bystanders")
+            if observed != expected:
+                _bystanders_unclassified(probes)
+        check(before == expected, "EXT-3", f"the accepted {winner} registration has its own metadata", before, scenario)
+        check(after == expected, "EXT-3",
+              f"after a rejected {loser} collision and a later merge, {SHARED} keeps the {winner} owner's metadata "
+              "(the loser contributes neither origin nor read-only classification)", after, scenario)
 
 
 # -- REG-5 / MANIFEST-3: generated manifests against registrations ------------------------------------

@@ -10,7 +10,6 @@ its smallest scenario. ``--toolconformance-max-examples`` sets the examples per 
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
@@ -21,6 +20,7 @@ from hypothesis import strategies as st
 from pytest_toolconformance import strategies as tcs
 from pytest_toolconformance.host.client import HostClient, Session, check
 from pytest_toolconformance.profile import run_property
+from pytest_toolconformance.suites.host.preconditions import origin_checked, precondition
 
 JSON = dict[str, Any]
 # Keys that would carry registration metadata into a provider payload's tool entry (DIAG-3).
@@ -31,11 +31,19 @@ METADATA_KEYS = frozenset({
 EXCLUDED_FROM_REASON = ("Bash", "ToolSearch")
 
 
-def precondition(condition: bool, rule: str, expected: str, actual: Any) -> None:
-    """A check that needs another rule's behaviour and finds it broken is *blocked by* that rule
-    (skipped with the reason), not failed: it counts toward neither rule."""
-    if not condition:
-        pytest.skip(f"blocked by {rule}: this check needs {expected}; the host did {json.dumps(actual, default=repr)[:300]}")
+def without_reason(parameters: Any) -> JSON:
+    """An internal tool's advertised schema less the ``reason`` field the host adds: the field itself,
+    optional or (wrongly) required, is REASON-1's subject, so other rules compare what is left."""
+    own = dict(parameters) if isinstance(parameters, Mapping) else {}
+    if isinstance(own.get("properties"), Mapping):
+        own["properties"] = {k: v for k, v in own["properties"].items() if k != "reason"}
+    if isinstance(own.get("required"), list) and "reason" in own["required"]:
+        required = [r for r in own["required"] if r != "reason"]
+        if required:
+            own["required"] = required
+        else:
+            del own["required"]
+    return own
 
 
 def install(client: HostClient, plugins: Iterable[JSON], rule: str) -> None:
@@ -167,10 +175,17 @@ def test_external_definitions_over_8000_bytes_get_a_permissive_schema(toolconfor
                 check(bool(notice), "CAP-2", f"an omission notice in the {where} (a parameters description, or an "
                       "amended tool description)", {"description": entry.get("description"),
                                                      "parameters": advertised}, scenario)
-            else:
-                check(tcs.js_stringify(advertised) == tcs.js_stringify(parameters), "CAP-2",
-                      f"a {size}-byte definition is advertised in the {where} with its schema as registered, byte for "
-                      "byte", {"advertisedBytes": tcs.utf8_len(tcs.js_stringify(advertised))}, scenario)
+            elif tcs.js_stringify(advertised) != tcs.js_stringify(parameters):
+                # Not replaced, yet not byte for byte as registered: the schema was rebuilt, which is
+                # REASON-3's subject ("never reconstructed"), not the cap's.
+                own = (advertised or {}).get("properties") if isinstance(advertised, Mapping) else None
+                kept = (isinstance(own, Mapping) and all(own.get(k) == v for k, v in parameters["properties"].items())
+                        and advertised.get("required") == parameters.get("required"))
+                precondition(not kept, "REASON-3", "an external schema under the cap advertised byte for byte as "
+                             "registered (not rebuilt)", {"advertisedBytes": tcs.utf8_len(tcs.js_stringify(advertised))})
+                check(False, "CAP-2", f"a {size}-byte definition is advertised in the {where} with its schema as "
+                      "registered, not replaced", {"advertisedBytes": tcs.utf8_len(tcs.js_stringify(advertised)),
+                                                   "properties": sorted(own or {})}, scenario)
 
     run_property(tcs.external_definitions_near(tcs.DEFINITION_CAP), body)
 
@@ -206,13 +221,13 @@ def test_internal_tools_are_never_capped(toolconformance_host: HostClient) -> No
             check(entry.get("description") == description, "CAP-3",
                   f"the internal tool's description is advertised unchanged in the {where}",
                   {"advertisedBytes": tcs.utf8_len(entry.get("description") or "")}, scenario)
-            advertised = dict(entry.get("parameters") or {})
-            own = {k: v for k, v in (advertised.get("properties") or {}).items() if k != "reason"}
+            advertised = without_reason(entry.get("parameters"))
+            own = advertised.get("properties") or {}
             check(own == schema["properties"] and advertised.get("required") == schema.get("required"), "CAP-3",
                   f"the internal tool keeps its own properties and required list in the {where} (no permissive "
                   "replacement)", {"properties": sorted(own), "required": advertised.get("required")}, scenario)
 
-    run_property(_big_internal_tools(), body)
+    run_property(_big_internal_tools(), origin_checked(client, body))
 
 
 @st.composite
@@ -293,7 +308,7 @@ def test_every_internal_tool_gains_an_optional_reason(toolconformance_host: Host
                 check(problem is None, "REASON-1", f"internal tool {entry['name']} is advertised with an optional "
                       f"string reason ({problem})", entry.get("parameters"), scenario)
 
-    run_property(_CATALOG_SESSIONS, body)
+    run_property(_CATALOG_SESSIONS, origin_checked(client, body))
 
 
 @pytest.mark.toolconformance("REASON-2")
@@ -362,7 +377,7 @@ def test_reason_is_consumed_before_the_handler(toolconformance_host: HostClient)
             check(_received(outcome) == arguments, "REASON-4", f"on the {nth} call the handler receives the call's "
                   "arguments without reason", {"received": _received(outcome)}, scenario)
 
-    run_property(_reason_calls(), body)
+    run_property(_reason_calls(), origin_checked(client, body))
 
 
 # -- SCOPE ------------------------------------------------------------------------------------------
@@ -439,54 +454,70 @@ def _child_catalog(client: HostClient, catalog: tcs.Catalog, spec: JSON, rule: s
     return {e["name"] for e in composed["catalog"]} | {e["name"] for e in composed["tools"]}, composed
 
 
+def _classification(client: HostClient, catalog: tcs.Catalog, spec: JSON, rule: str) -> dict[str, bool]:
+    """The host's own read-only classification of the catalog's visible tools, from compose's catalog
+    entries (what RO-1 and RO-3 are about); what a read-only child receives of it is RO-5's."""
+    client.reset()
+    install(client, catalog.plugins, rule)
+    entries = by_name(client.open(**spec).compose()["catalog"])
+    visible = [t.name for t in catalog.visible_to(spec) if t.name in entries]
+    if any("readOnly" not in entries[n] for n in visible):
+        pytest.skip(f"the host does not report readOnly in compose's catalog entries, where {rule} reads the host's "
+                    "own classification (see docs/host-implementers.md, 'Tool metadata in the catalog')")
+    return {n: entries[n]["readOnly"] is True for n in visible}
+
+
 @pytest.mark.toolconformance("RO-1")
 def test_mcp_wildcard_classifies_own_external_tools_only(toolconformance_host: HostClient) -> None:
     client = toolconformance_host
-    client.require("registration", "composition", "scoping", "delegation", "deferral")
+    client.require("registration", "composition", "scoping", "deferral")
 
     def body(example: tuple[tcs.Catalog, JSON]) -> None:
         catalog, spec = example
-        names, _ = _child_catalog(client, catalog, spec, "RO-1")
-        scenario = {"plugins": list(catalog.plugins), "session": spec, "then": "delegate a read-only child"}
+        read_only = _classification(client, catalog, spec, "RO-1")
+        scenario = {"plugins": list(catalog.plugins), "session": spec, "then": "compose: the catalog's readOnly"}
+        # A tool another plugin declared read-only by exact name may be classified by that declaration
+        # (RO-3 decides whether rightly): its classification says nothing about the wildcard.
+        stolen = {name for _, name in catalog.foreign_declarations}
         for tool in catalog.visible_to(spec):
-            if not tool.plugin_wildcard or tool.declared_read_only:
+            if not tool.plugin_wildcard or tool.declared_read_only or tool.name in stolen:
                 continue
             if tool.external:
-                check(tool.name in names, "RO-1", f"{tool.plugin}'s mcp__* classifies its external tool {tool.name}: "
-                      "the read-only child receives it", sorted(names), scenario)
+                check(read_only.get(tool.name) is True, "RO-1", f"{tool.plugin}'s mcp__* classifies its external tool "
+                      f"{tool.name} read-only", read_only, scenario)
             else:
-                check(tool.name not in names, "RO-1", f"{tool.plugin}'s mcp__* does not classify its internal tool "
-                      f"{tool.name} (whatever its name): the read-only child lacks it", sorted(names), scenario)
+                check(read_only.get(tool.name) is False, "RO-1", f"{tool.plugin}'s mcp__* does not classify its "
+                      f"internal tool {tool.name} (whatever its name)", read_only, scenario)
         wildcards = {t.plugin for t in catalog.tools if t.plugin_wildcard}
         for tool in catalog.visible_to(spec):
-            if tool.external and not tool.read_only and wildcards - {tool.plugin}:
-                check(tool.name not in names, "RO-1", f"another plugin's mcp__* does not classify {tool.name}",
-                      sorted(names), scenario)
+            if not tool.read_only and tool.name not in stolen and wildcards - {tool.plugin}:
+                check(read_only.get(tool.name) is False, "RO-1", f"another plugin's mcp__* does not classify "
+                      f"{tool.name}", read_only, scenario)
 
-    run_property(_RO_SESSIONS, body)
+    run_property(_RO_SESSIONS, origin_checked(client, body))
 
 
 @pytest.mark.toolconformance("RO-3")
 def test_foreign_read_only_declarations_classify_nothing(toolconformance_host: HostClient) -> None:
     client = toolconformance_host
-    client.require("registration", "composition", "scoping", "delegation", "deferral")
+    client.require("registration", "composition", "scoping", "deferral")
 
     def body(example: tuple[tcs.Catalog, JSON]) -> None:
         catalog, spec = example
-        names, _ = _child_catalog(client, catalog, spec, "RO-3")
-        scenario = {"plugins": list(catalog.plugins), "session": spec, "then": "delegate a read-only child"}
+        read_only = _classification(client, catalog, spec, "RO-3")
+        scenario = {"plugins": list(catalog.plugins), "session": spec, "then": "compose: the catalog's readOnly"}
         known = catalog.by_name()
+        wildcards = {t.plugin for t in catalog.tools if t.plugin_wildcard}
         for plugin, stolen in catalog.foreign_declarations:
             tool = known[stolen]
-            if tool.read_only or not tool.visible_to(spec["identity"]["userId"], spec.get("projectId"),
-                                                      spec.get("platform")):
+            if tool.read_only or stolen not in read_only:
                 continue
-            if tool.plugin_wildcard:
-                # Its owner's own mcp__* could put it in the child (RO-1 decides whether rightly): the
-                # child's catalog cannot say that the foreign declaration classified it.
+            if wildcards:
+                # A plugin's mcp__* could classify it (RO-1 decides whether rightly): its classification
+                # cannot say that the foreign declaration classified it.
                 continue
-            check(stolen not in names, "RO-3", f"{plugin} declared {stolen} (owned by {tool.plugin}) read-only; that "
-                  "classifies nothing, so the read-only child lacks it", sorted(names), scenario)
+            check(read_only[stolen] is False, "RO-3", f"{plugin} declared {stolen} (owned by {tool.plugin}) read-only; "
+                  "that classifies nothing", read_only, scenario)
 
     run_property(_RO_SESSIONS.filter(lambda ex: bool(ex[0].foreign_declarations)), body)
 
@@ -501,11 +532,21 @@ def test_read_only_children_receive_exactly_the_read_only_set(toolconformance_ho
         names, _ = _child_catalog(client, catalog, spec, "RO-5")
         scenario = {"plugins": list(catalog.plugins), "session": spec, "then": "delegate a read-only child"}
         visible = catalog.visible_to(spec)
-        parent = {e["name"] for e in client.open(**spec).compose()["catalog"]} & {t.name for t in catalog.tools}
+        entries = by_name(client.open(**spec).compose()["catalog"])
+        parent = set(entries) & {t.name for t in catalog.tools}
         precondition(parent == {t.name for t in visible}, "SCOPE-1", "the parent session to hold exactly the tools "
                      "of its scope", sorted(parent ^ {t.name for t in visible}))
         expected = {t.name for t in visible if t.read_only}
         got = names & {t.name for t in catalog.tools}
+        if got != expected and all("readOnly" in entries[t.name] for t in visible):
+            # The child follows the host's own classification, and that classification is wrong: the
+            # declaration's reading (RO-1 for the wildcard, RO-3 for exact names) is broken, not RO-5.
+            classified = {t.name for t in visible if entries[t.name]["readOnly"] is True}
+            wrong = [t for t in visible if (t.name in classified) != (t.name in expected)]
+            stolen = {name for _, name in catalog.foreign_declarations}
+            owner_rule = "RO-3" if any(t.declared_read_only or t.name in stolen for t in wrong) else "RO-1"
+            precondition(got != classified, owner_rule, "the host to classify read-only exactly the declared tools",
+                         {"misclassified": sorted(t.name for t in wrong)})
         check(got == expected, "RO-5", "the read-only child receives exactly the plugin tools classified read-only "
               f"(missing {sorted(expected - got)}, extra {sorted(got - expected)})", sorted(got), scenario)
 
@@ -524,6 +565,13 @@ def test_plan_turns_advertise_the_build_tool_list(toolconformance_host: HostClie
         build = client.open(**spec).compose()
         plan = client.open(**{**spec, "mode": "plan"}).compose()
         scenario = {"plugins": list(catalog.plugins), "session": spec, "compare": "mode build vs mode plan"}
+        # A deferred read-only tool the Plan turn advertises without the loader is PLAN-4's subject:
+        # with it the two lists cannot be compared for what PLAN-1 is about (nothing hidden or changed).
+        declared = catalog.by_name()
+        preloaded = sorted(n for n in {e["name"] for e in plan["tools"]} - {e["name"] for e in build["tools"]}
+                           if n in declared and declared[n].deferred and declared[n].read_only)
+        precondition(not preloaded, "PLAN-4", "a Plan turn to reach deferred read-only tools through the loader",
+                     {"advertisedOnlyOnPlan": preloaded})
         for key in ("tools", "catalog"):
             check(tcs.js_stringify(plan[key]) == tcs.js_stringify(build[key]), "PLAN-1",
                   f"the Plan turn's {key} equal the Build turn's", {
@@ -533,6 +581,44 @@ def test_plan_turns_advertise_the_build_tool_list(toolconformance_host: HostClie
               "PLAN-1", "the Plan turn's payload tools equal the Build turn's", None, scenario)
 
     run_property(_RO_SESSIONS, body)
+
+
+def _refused_in_plan(outcome: Mapping[str, Any]) -> bool:
+    return (outcome.get("handlerRan") is False and (outcome.get("refusal") or {}).get("stage") == "plan"
+            and outcome.get("isError") is False)
+
+
+def _unscoped_twin_refused(client: HostClient, tool: tcs.CatalogTool, spec: JSON) -> None:
+    """A scoped tool the Plan turn ran: if its unscoped twin (same origin, same read-only declaration)
+    is refused, scoping made the difference, which is SCOPE-3's subject, not the plan policy's."""
+    name = "mcp__twin__probe" if tool.external else "twin_probe"
+    provides: JSON = {}
+    if tool.declared_read_only:
+        provides = {"tools": [name], "readOnlyTools": [name]}
+    elif tool.plugin_wildcard:
+        provides = {"tools": ["mcp__*"], "readOnlyTools": ["mcp__*"]}
+    doc: JSON = {"name": "twin", "tools": [{"name": name, "label": name, "description": "Unscoped twin.",
+                                            "parameters": {"type": "object", "properties": {}}, "handler": [],
+                                            **({"options": {"external": True}} if tool.external else {})}]}
+    if provides:
+        doc["manifest"] = {"name": "twin", "provides": provides}
+    install(client, [doc], "SCOPE-3")
+    twin = client.open(**{**spec, "mode": "plan"}).call(name, {})
+    precondition(not _refused_in_plan(twin), "SCOPE-3", f"scoping to change nothing of the plan policy: {tool.name} "
+                 f"(scoped) ran on a Plan turn where its unscoped twin {name} is refused", twin.get("refusal"))
+
+
+def _classification_holds(session: Session, tool: tcs.CatalogTool, catalog: tcs.Catalog) -> None:
+    """An internal tool the Plan turn wrongly ran or refused: if the host's own catalog classifies it
+    against its declaration, plan mode followed a wrong classification, which is the declaration
+    rule's subject (RO-3 for exact names, RO-1 for the wildcard), not the plan policy's."""
+    entry = by_name(session.compose()["catalog"]).get(tool.name) or {}
+    if "readOnly" not in entry:
+        return
+    stolen = {name for _, name in catalog.foreign_declarations}
+    owner_rule = "RO-3" if tool.declared_read_only or tool.name in stolen else "RO-1"
+    precondition(entry["readOnly"] is tool.read_only, owner_rule, f"the host to classify {tool.name} as declared "
+                 f"(readOnly {str(tool.read_only).lower()})", entry)
 
 
 def _plan_calls(rule: str, external: bool) -> Callable[[HostClient], None]:
@@ -551,20 +637,23 @@ def _plan_calls(rule: str, external: bool) -> Callable[[HostClient], None]:
                 scenario = {"plugins": list(catalog.plugins), "session": {**spec, "mode": "plan"},
                             "call": {"tool": tool.name, "arguments": arguments}}
                 summary = {k: outcome.get(k) for k in ("handlerRan", "refusal", "isError")}
+                if not tool.external and outcome.get("handlerRan") is not tool.plan_runs:
+                    _classification_holds(session, tool, catalog)
                 if tool.plan_runs:
                     check(outcome.get("handlerRan") is True, rule, f"{tool.name}, declared read-only by exact name, "
                           "runs on a Plan turn", summary, scenario)
                 else:
                     why = ("an external tool never runs in plan mode" if tool.external else
                            "it is not in the read-only set")
-                    check(outcome.get("handlerRan") is False and (outcome.get("refusal") or {}).get("stage") == "plan"
-                          and outcome.get("isError") is False, rule,
+                    if tool.scoped and not _refused_in_plan(outcome):
+                        _unscoped_twin_refused(client, tool, spec)
+                    check(_refused_in_plan(outcome), rule,
                           f"{tool.name} is refused by the plan-mode policy with a text result ({why}), its handler "
                           "never runs", summary, scenario)
 
         run_property(st.tuples(tcs.catalogs(read_only=True, long_descriptions=False,
                                             external=True if external else None),
-                               tcs.session_specs(), st.data()), body)
+                               tcs.session_specs(), st.data()), origin_checked(client, body))
 
     return run
 
@@ -620,12 +709,11 @@ def test_without_external_tools_diagnostics_stay_local(toolconformance_host: Hos
             for tool in catalog.visible_to(spec):
                 if tool.deferred:
                     continue
-                own = {k: v for k, v in ((payload.get(tool.name) or {}).get("parameters") or {}).get(
-                    "properties", {}).items() if k != "reason"}
+                own = without_reason((payload.get(tool.name) or {}).get("parameters")).get("properties")
                 check(own == tool.parameters["properties"], "DIAG-2", f"local tool {tool.name}'s schema is advertised "
                       "as registered (plus reason)", payload.get(tool.name), scenario)
 
-    run_property(st.tuples(tcs.catalogs(external=False), st.lists(tcs.session_specs(), min_size=1, max_size=2)), body)
+    run_property(st.tuples(tcs.catalogs(external=False), st.lists(tcs.session_specs(), min_size=1, max_size=2)), origin_checked(client, body))
 
 
 @pytest.mark.toolconformance("DIAG-3")
@@ -648,9 +736,7 @@ def test_provider_payloads_carry_no_registration_metadata(toolconformance_host: 
                 tool = known.get(entry.get("name"))
                 if tool is None or tool.external:
                     continue
-                advertised = dict(entry.get("parameters") or {})
-                advertised["properties"] = {k: v for k, v in (advertised.get("properties") or {}).items()
-                                            if k != "reason"}
+                advertised = without_reason(entry.get("parameters"))
                 check(tcs.js_stringify(advertised) == tcs.js_stringify(tool.parameters), "DIAG-3",
                       f"internal tool {tool.name}'s advertised schema is its own plus reason, with nothing inserted",
                       {"advertised": entry.get("parameters"), "registered": tool.parameters}, scenario)

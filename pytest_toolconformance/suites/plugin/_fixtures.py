@@ -1,9 +1,13 @@
-"""The plugin suites' fixtures, registered as a pytest plugin when a plugin is under test."""
+"""The plugin suites' pytest plugin, registered when a plugin is under test: their fixtures, and
+the pytest-xdist hooks that load each plugin once per run (:mod:`pytest_toolconformance.plugins.workers`)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
+from pytest_toolconformance.plugins import workers
 from pytest_toolconformance.plugins.runtime import Case, PluginRun, Subject, plugin_run
 
 
@@ -21,3 +25,18 @@ def toolconformance_plugins(request: pytest.FixtureRequest) -> PluginRun:
 def toolconformance_subject(request: pytest.FixtureRequest, case: Case, toolconformance_plugins: PluginRun) -> Subject:
     """The plugin (and tool) one parametrized check is about, with its calls and findings."""
     return Subject(request, case, toolconformance_plugins)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node: Any) -> None:
+    workers.configure_node(node)
+
+
+@pytest.hookimpl(optionalhook=True, tryfirst=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    return workers.make_scheduler(config, log)
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    workers.write_groups(config, items, Case)
