@@ -33,8 +33,14 @@ def _outcomes(reprec: pytest.HookRecorder) -> dict[str, str]:
     return out
 
 
+#: COST-1 is left out of both runs: it times a host process by the wall clock, so its outcome over the
+#: wire depends on the machine's load, not on the protocol, and at 3,000 tools a round it was most of
+#: the wire run's time on a loaded machine (minutes). Every other check is compared.
+TIMING_CHECK = "test_composition_time_per_tool_does_not_grow_with_the_catalog"
+
+
 def test_wire_run_equals_in_process_run(pytester: pytest.Pytester) -> None:
-    common = ("--toolconformance", "-p", "no:cacheprovider")
+    common = ("--toolconformance", "-p", "no:cacheprovider", "-k", f"not {TIMING_CHECK}")
     local = _outcomes(pytester.inline_run(*common))
     wire = _outcomes(pytester.inline_run(*common, f"--toolconformance-host={WIRE}"))
     assert local, "the in-process run collected no check"
