@@ -18,6 +18,15 @@ def _module_name(path: Path) -> str:
     return f"_toolconformance_plugin_{stem}_{digest}"
 
 
+def _import_failure(exc: Exception) -> str:
+    """What went wrong in a plugin's module body, and what to do about it."""
+    if isinstance(exc, SyntaxError):
+        return f"SyntaxError: {exc.msg} at line {exc.lineno}, column {exc.offset}. Fix the syntax error and load it again"
+    if isinstance(exc, ImportError):
+        return f"{type(exc).__name__}: {exc}. Install the missing package or fix the import"
+    return f"importing it raised {type(exc).__name__}: {exc}. Fix the module's top-level code"
+
+
 def load_python_plugin(path: Path) -> Any:
     """Import ``path`` and return the module; it must define ``register(ctx)``.
 
@@ -40,27 +49,10 @@ def load_python_plugin(path: Path) -> Any:
     sys.modules[name] = module
     try:
         spec.loader.exec_module(module)
-    except SyntaxError as exc:
-        sys.modules.pop(name, None)
-        raise PluginLoadError(
-            f"Could not load Python plugin {path}: SyntaxError: {exc.msg} at line {exc.lineno}, column "
-            f"{exc.offset}. Fix the syntax error and load it again",
-            subject=str(path),
-        ) from exc
-    except ImportError as exc:
-        sys.modules.pop(name, None)
-        raise PluginLoadError(
-            f"Could not load Python plugin {path}: {type(exc).__name__}: {exc}. Install the missing package "
-            "or fix the import",
-            subject=str(path),
-        ) from exc
     except Exception as exc:
         sys.modules.pop(name, None)
-        raise PluginLoadError(
-            f"Could not load Python plugin {path}: importing it raised {type(exc).__name__}: {exc}. Fix the "
-            "module's top-level code",
-            subject=str(path),
-        ) from exc
+        raise PluginLoadError(f"Could not load Python plugin {path}: {_import_failure(exc)}",
+                              subject=str(path)) from exc
     finally:
         if added:
             try:
