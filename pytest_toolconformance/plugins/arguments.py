@@ -1,7 +1,10 @@
 """Arguments for a tool's flat schema: valid ones, breaking ones, and what makes a call break.
 
-The public :mod:`pytest_toolconformance.strategies` is used for the flat subset it covers; these
-private strategies cover the rest (``Type.Any``, nested objects, a schema with nothing required).
+These are the arguments of a call into a plugin under test (``call_arguments_for``,
+``breaking_call_arguments_for``): the public :mod:`pytest_toolconformance.strategies`
+(``arguments_for``, ``breaking_arguments_for``, for the flat subset a host check generates) fills
+the schemas it covers, with path-like values made safe; these private strategies cover the rest
+(``Type.Any``, nested objects, a schema with nothing required).
 Every case goes through :func:`classify`, so the suites never depend on how a strategy labels it.
 
 Path-like string parameters get short relative names only: a plugin's Write tool, handed a
@@ -19,10 +22,7 @@ from typing import Any
 import jsonschema
 from hypothesis import strategies as st
 
-try:  # the public module; these private strategies cover what it does not
-    from pytest_toolconformance import strategies as _public
-except ImportError:  # pragma: no cover - an older kit without it
-    _public = None  # type: ignore[assignment]
+from pytest_toolconformance import strategies as _public
 
 JSON_TYPES = ("string", "number", "integer", "boolean", "array", "object", "null")
 SAFE_NAMES = ("notes.txt", "README.md", "src", "src/main.py", "missing.txt", "out.txt", "image.png")
@@ -146,7 +146,7 @@ def object_for(schema: Mapping[str, Any], *, depth: int = 0, all_optional: bool 
 
 
 def _public_covers(schema: Mapping[str, Any]) -> bool:
-    """Whether the public strategies can fill every property (they check eagerly in arguments_for)."""
+    """Whether the public strategies can fill every property (they check eagerly in call_arguments_for)."""
     try:
         _public.arguments_for(schema)
     except (ValueError, TypeError, AttributeError):
@@ -154,10 +154,10 @@ def _public_covers(schema: Mapping[str, Any]) -> bool:
     return True
 
 
-def arguments_for(schema: Mapping[str, Any]) -> st.SearchStrategy[dict[str, Any]]:
+def call_arguments_for(schema: Mapping[str, Any]) -> st.SearchStrategy[dict[str, Any]]:
     """Valid argument objects for a flat object schema (the public strategy where it covers the schema)."""
     base: st.SearchStrategy[dict[str, Any]] | None = None
-    if _public is not None and _public_covers(schema):
+    if _public_covers(schema):
         # Outside the public flat subset (Type.Any, nested objects...), ours below.
         base = _public.arguments_for(schema).map(sanitize_paths)
     if base is None:
@@ -165,7 +165,7 @@ def arguments_for(schema: Mapping[str, Any]) -> st.SearchStrategy[dict[str, Any]
     return base.filter(lambda args: valid(schema, args))
 
 
-def full_arguments_for(schema: Mapping[str, Any]) -> st.SearchStrategy[dict[str, Any]]:
+def full_call_arguments_for(schema: Mapping[str, Any]) -> st.SearchStrategy[dict[str, Any]]:
     """Valid argument objects that carry every declared parameter, optional ones too."""
     return object_for(schema, all_optional=True).filter(lambda args: valid(schema, args))
 
@@ -298,7 +298,7 @@ def unknown_only_for(schema: Mapping[str, Any]) -> st.SearchStrategy[dict[str, A
     return st.dictionaries(unknown_names(schema), json_values(1), min_size=1, max_size=2)
 
 
-def breaking_arguments_for(schema: Mapping[str, Any]) -> st.SearchStrategy[dict[str, Any]]:
+def breaking_call_arguments_for(schema: Mapping[str, Any]) -> st.SearchStrategy[dict[str, Any]]:
     """Argument objects that break the schema: unknown-only, one wrong type, or one missing parameter.
 
     An unknown-only call is always among them, even where the schema allows extra properties: NAME-6
@@ -306,7 +306,7 @@ def breaking_arguments_for(schema: Mapping[str, Any]) -> st.SearchStrategy[dict[
     """
     options: list[st.SearchStrategy[dict[str, Any]]] = [unknown_only_for(schema)]
     public: st.SearchStrategy[dict[str, Any]] | None = None
-    if _public is not None and _public_covers(schema):
+    if _public_covers(schema):
         try:
             public = _public.breaking_arguments_for(schema).map(sanitize_paths)
         except ValueError:  # nothing it can break: ours below
@@ -321,7 +321,7 @@ def breaking_arguments_for(schema: Mapping[str, Any]) -> st.SearchStrategy[dict[
 def _own_breaking(schema: Mapping[str, Any]) -> list[st.SearchStrategy[dict[str, Any]]]:
     props = {k: v for k, v in properties(schema).items() if not accepts_anything(v)}
     options: list[st.SearchStrategy[dict[str, Any]]] = []
-    base = arguments_for(schema)
+    base = call_arguments_for(schema)
     if props:
 
         def wrong(draw_args: tuple[dict[str, Any], str, Any]) -> dict[str, Any]:
@@ -342,7 +342,7 @@ def _own_breaking(schema: Mapping[str, Any]) -> list[st.SearchStrategy[dict[str,
 
 
 def breaking_cases_for(schema: Mapping[str, Any]) -> st.SearchStrategy[Breaking]:
-    return breaking_arguments_for(schema).map(lambda a: classify(schema, a))  # type: ignore[arg-type,return-value]
+    return breaking_call_arguments_for(schema).map(lambda a: classify(schema, a))  # type: ignore[arg-type,return-value]
 
 
 def stale_name(name: str) -> str:

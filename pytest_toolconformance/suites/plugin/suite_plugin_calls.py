@@ -20,8 +20,8 @@ import pytest
 
 from pytest_toolconformance.findings import shorten
 from pytest_toolconformance.plugins.arguments import (
-    arguments_for,
-    breaking_arguments_for,
+    breaking_call_arguments_for,
+    call_arguments_for,
     classify,
     properties,
     required,
@@ -74,8 +74,8 @@ def test_valid_call_result(toolconformance_subject: Subject) -> None:
 
     with subject.reporting():
         check(simplest_arguments(schema))
-        run_property(arguments_for(schema), check)
-        run_property(breaking_arguments_for(schema), lambda args: check(args, via="handler"))
+        run_property(call_arguments_for(schema), check)
+        run_property(breaking_call_arguments_for(schema), lambda args: check(args, via="handler"))
 
 
 def _is_local_fault(record: CallRecord) -> bool:
@@ -103,12 +103,12 @@ def test_no_throw_for_bad_input(toolconformance_subject: Subject) -> None:
 
     with subject.reporting():
         check(simplest_arguments(schema), "host", "a valid call")
-        run_property(arguments_for(schema), lambda a: check(a, "host", "a valid call (a missing resource is text)"))
-        run_property(breaking_arguments_for(schema),
+        run_property(call_arguments_for(schema), lambda a: check(a, "host", "a valid call (a missing resource is text)"))
+        run_property(breaking_call_arguments_for(schema),
                      lambda a: check(a, "handler", "arguments that break the schema (a bad argument)"))
         if tut.external:
             # The host forwards an external tool's arguments as sent (CAP-4): its handler is the validator.
-            run_property(breaking_arguments_for(schema),
+            run_property(breaking_call_arguments_for(schema),
                          lambda a: check(a, "host", "arguments that break the schema of an external tool"))
 
 
@@ -163,10 +163,10 @@ def test_handler_validates_again(toolconformance_subject: Subject) -> None:
         )
 
     with subject.reporting():
-        run_property(breaking_arguments_for(schema), check)
+        run_property(breaking_call_arguments_for(schema), check)
         if tut.external:
             # Through the host too: it forwards an external tool's arguments unvalidated (CAP-4).
-            run_property(breaking_arguments_for(schema), lambda args: check(args, "host"))
+            run_property(breaking_call_arguments_for(schema), lambda args: check(args, "host"))
     if unnamed:
         subject.advise(f"refuses breaking arguments without naming the parameter ({unnamed[0]}); naming it "
                        "tells the model what to fix")
@@ -218,7 +218,7 @@ def _call_with_valid_arguments(subject: Subject, schema: dict, check: Callable[[
     """The ERR-3/ERR-4 drive: the simplest valid call, then generated valid ones, a hung tool reported once."""
     with subject.reporting():
         check(simplest_arguments(schema))
-        run_property(arguments_for(schema), check)
+        run_property(call_arguments_for(schema), check)
 
 
 @for_each_tool(["ERR-3"])

@@ -23,8 +23,8 @@ from hypothesis import strategies as st
 
 from pytest_toolconformance.findings import shorten
 from pytest_toolconformance.plugins.arguments import (
-    arguments_for,
-    full_arguments_for,
+    call_arguments_for,
+    full_call_arguments_for,
     properties,
     required,
     simplest_arguments,
@@ -159,7 +159,7 @@ def test_unknown_parameters_refused(toolconformance_subject: Subject) -> None:
             elif record.answered and not record.refused(declared + [alias]):
                 advisories.append(f"accepted `{alias}` in place of the optional `{name}` and ignored it")
 
-        run_property(st.tuples(full_arguments_for(schema), st.sampled_from(declared)), stale)
+        run_property(st.tuples(full_call_arguments_for(schema), st.sampled_from(declared)), stale)
         # Every declared parameter right plus an extra one: advisory when accepted (the seam's example accepts it).
         extra = {**simplest_arguments(schema, full=True), "unexpected_option": "x"}
         record = subject.call(extra)
@@ -197,7 +197,7 @@ def test_valid_calls_succeed(toolconformance_subject: Subject) -> None:
     with subject.reporting():
         call(simplest_arguments(schema))
         call(simplest_arguments(schema, full=True))
-        run_property(arguments_for(schema), call)
+        run_property(call_arguments_for(schema), call)
     answered = [r for r in records if r.answered]
     if not answered or any(not r.refused(declared) for r in answered):
         return
