@@ -3,10 +3,17 @@
 from __future__ import annotations
 
 import shutil
+import signal
 from pathlib import Path
 
 import hypothesis.strategies  # noqa: F401 - import once here: pytester runs that import it first get a second copy
 import pytest
+
+# A shell starts a background job (`cmd &` without job control, as some CI runners do) with SIGINT
+# ignored, and an ignored signal stays ignored through exec: Python then installs no KeyboardInterrupt
+# handler, and neither do the runs the Ctrl-C tests start. A terminal's foreground job has Ctrl-C.
+if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 REPO = Path(__file__).resolve().parent.parent
 SHARED = REPO.parent / "shared"

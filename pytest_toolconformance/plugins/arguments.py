@@ -341,6 +341,29 @@ def _own_breaking(schema: Mapping[str, Any]) -> list[st.SearchStrategy[dict[str,
     return options
 
 
+#: Wrong-typed stand-ins tried in turn, first one a property does not accept wins: deterministic, so
+#: every parameter is handed a wrong type at least once, whatever the example count.
+_WRONG_TYPED: tuple[Any, ...] = (12345, "not-a-value", True, ["not", "a", "value"], {"not": "a value"}, None)
+
+
+def each_breaking_call(schema: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """One call per way to break the schema, around the simplest valid call: each declared
+    parameter wrong-typed, each required one missing. Checked before the generated ones, so a
+    handler that skips validating one parameter is caught on any example budget and any seed."""
+    base = simplest_arguments(schema)
+    if not valid(schema, base):
+        return []
+    calls: list[dict[str, Any]] = []
+    for key, prop in sorted(properties(schema).items()):
+        if accepts_anything(prop):
+            continue
+        wrong = [v for v in _WRONG_TYPED if not valid(prop, v)]
+        if wrong:
+            calls.append({**base, key: wrong[0]})
+    calls.extend({k: v for k, v in base.items() if k != key} for key in sorted(required(schema)))
+    return [call for call in calls if classify(schema, call) is not None]
+
+
 def breaking_cases_for(schema: Mapping[str, Any]) -> st.SearchStrategy[Breaking]:
     return breaking_call_arguments_for(schema).map(lambda a: classify(schema, a))  # type: ignore[arg-type,return-value]
 

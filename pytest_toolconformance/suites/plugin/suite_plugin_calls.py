@@ -23,6 +23,7 @@ from pytest_toolconformance.plugins.arguments import (
     breaking_call_arguments_for,
     call_arguments_for,
     classify,
+    each_breaking_call,
     properties,
     required,
     simplest_arguments,
@@ -163,7 +164,7 @@ def test_handler_validates_again(toolconformance_subject: Subject) -> None:
         )
 
     with subject.reporting():
-        run_property(breaking_call_arguments_for(schema), check)
+        run_property(breaking_call_arguments_for(schema), check, examples=each_breaking_call(schema))
         if tut.external:
             # Through the host too: it forwards an external tool's arguments unvalidated (CAP-4).
             run_property(breaking_call_arguments_for(schema), lambda args: check(args, "host"))
