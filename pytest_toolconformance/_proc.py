@@ -293,6 +293,13 @@ def _read_stderr(stream: Any, tail: Tail) -> None:
             tail.add(chunk.replace(_UNSHARE_NOISE, b""))
     except (OSError, ValueError):
         pass
+    finally:
+        # The reader is the pipe's only user: left to the garbage collector, an unclosed pipe is a
+        # ResourceWarning, which a user's `-W error` turns into a failure of whatever check runs then.
+        try:
+            stream.close()
+        except (OSError, ValueError):
+            pass
 
 
 def _descendants(root: int) -> list[int]:
