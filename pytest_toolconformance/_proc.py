@@ -62,6 +62,8 @@ def _dies_with(parent: int) -> Any:
             os._exit(1)
 
     return arm
+
+
 _UNSHARE_FLAGS = ("--net", "--mount", "--pid", "--fork", "--kill-child", "--mount-proc")
 
 # Runs as PID 1 of the new namespaces, before the real program: makes every mount read-only but

@@ -70,7 +70,7 @@ def without_local_constants(config: pytest.Config) -> None:
     from hypothesis.internal.conjecture import providers
 
     if not hasattr(providers, "_get_local_constants") or not hasattr(providers, "CONSTANTS_CACHE"):
-        return  # a Hypothesis without local constants (before 6.131) or one that moved them
+        return  # a Hypothesis without local constants, or one that moved them: nothing to turn off
     original = providers._get_local_constants
     empty = providers.Constants()
     providers._get_local_constants = lambda: empty
