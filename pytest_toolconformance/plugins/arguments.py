@@ -146,7 +146,7 @@ def object_for(schema: Mapping[str, Any], *, depth: int = 0, all_optional: bool 
 
 
 def _public_covers(schema: Mapping[str, Any]) -> bool:
-    """Whether the public strategies can fill every property (they check eagerly in call_arguments_for)."""
+    """Whether the public strategies can fill every property (they check eagerly in strategies.arguments_for)."""
     try:
         _public.arguments_for(schema)
     except (ValueError, TypeError, AttributeError):
