@@ -81,9 +81,6 @@ class ListedPlugin:
     def ok(self) -> bool:
         return self.error is None
 
-    def signature(self) -> list[tuple[str, bool]]:
-        return [(t.name, t.accepted) for t in self.tools]
-
 
 def listing_of(put: Any) -> dict[str, Any]:
     """The JSON listing of a loaded ``PluginUnderTest``."""
@@ -104,18 +101,19 @@ def from_listing(index: int, data: dict[str, Any]) -> ListedPlugin:
 
 
 def signature_of(put: Any) -> list[tuple[str, bool]]:
+    """The tools a plugin (loaded, or as listed) registered, in order, each with whether it was accepted."""
     return [(t.name, t.accepted) for t in put.tools]
 
 
 def mismatch(listed: ListedPlugin, put: Any) -> str | None:
     """Why ``put`` (loaded on this worker) cannot be checked by the tests collected from ``listed``."""
-    if listed.ok != put.ok or listed.signature() != signature_of(put):
+    if listed.ok != put.ok or signature_of(listed) != signature_of(put):
         def tools(sig: Sequence[tuple[str, bool]]) -> str:
             return ", ".join(f"{n}{'' if ok else ' (refused)'}" for n, ok in sig) or "none"
         return (
             f"plugin {put.name} ({put.spec}) registered other tools when loaded again in this pytest-xdist "
             f"worker ({tools(signature_of(put)) if put.ok else put.error}) than when its checks were collected "
-            f"({tools(listed.signature()) if listed.ok else listed.error}), so these checks do not fit it. "
+            f"({tools(signature_of(listed)) if listed.ok else listed.error}), so these checks do not fit it. "
             "Make its register give the same tools on every load, or run without -n"
         )
     return None

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, TypeVar
 
 import pytest
 
-from pytest_toolconformance.findings import Finding
+from pytest_toolconformance.findings import Finding, shorten
 from pytest_toolconformance.host.client import HostClient
 from pytest_toolconformance.host.scripted import plugin, tool
 
@@ -18,7 +17,7 @@ def precondition(condition: bool, rule: str, expected: str, actual: Any) -> None
     """A check that needs another rule's behaviour and finds it broken is *blocked by* that rule
     (skipped with the reason), not failed: it counts toward neither rule."""
     if not condition:
-        pytest.skip(f"blocked by {rule}: this check needs {expected}; the host did {json.dumps(actual, default=repr)[:300]}")
+        pytest.skip(f"blocked by {rule}: this check needs {expected}; the host did {shorten(actual)}")
 
 
 T = TypeVar("T")
@@ -54,7 +53,7 @@ def origin_holds(client: HostClient, rule: str) -> None:
     broken = origin_broken(client)
     if broken is not None and broken[0] != rule:
         pytest.skip(f"blocked by {broken[0]}: this {rule} check registers tools whose origin the host gets wrong "
-                    f"(probe catalog origin {json.dumps(broken[1])})")
+                    f"(probe catalog origin {shorten(broken[1])})")
 
 
 @contextmanager
