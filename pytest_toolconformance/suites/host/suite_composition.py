@@ -18,6 +18,7 @@ import pytest
 from hypothesis import strategies as st
 
 from pytest_toolconformance import strategies as tcs
+from pytest_toolconformance.host import scripted
 from pytest_toolconformance.host.client import HostClient, Session, check
 from pytest_toolconformance.profile import run_property
 from pytest_toolconformance.suites.host.preconditions import origin_checked, precondition
@@ -597,11 +598,10 @@ def _unscoped_twin_refused(client: HostClient, tool: tcs.CatalogTool, spec: JSON
         provides = {"tools": [name], "readOnlyTools": [name]}
     elif tool.plugin_wildcard:
         provides = {"tools": ["mcp__*"], "readOnlyTools": ["mcp__*"]}
-    doc: JSON = {"name": "twin", "tools": [{"name": name, "label": name, "description": "Unscoped twin.",
-                                            "parameters": {"type": "object", "properties": {}}, "handler": [],
-                                            **({"options": {"external": True}} if tool.external else {})}]}
-    if provides:
-        doc["manifest"] = {"name": "twin", "provides": provides}
+    twin_tool = scripted.tool(name, label=name, description="Unscoped twin.", handler=[],
+                              parameters={"type": "object", "properties": {}},
+                              **({"external": True} if tool.external else {}))
+    doc = scripted.plugin("twin", [twin_tool], manifest={"provides": provides} if provides else None)
     install(client, [doc], "SCOPE-3")
     twin = client.open(**{**spec, "mode": "plan"}).call(name, {})
     precondition(not _refused_in_plan(twin), "SCOPE-3", f"scoping to change nothing of the plan policy: {tool.name} "
