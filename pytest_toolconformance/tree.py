@@ -4,6 +4,7 @@ plan-file fixtures and the plugin workspace checks ("the call changed the worksp
 from __future__ import annotations
 
 import os
+import stat
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -24,15 +25,16 @@ def snapshot(top: Path, skip: Path | None = None) -> dict[str, tuple[Any, ...]]:
                 continue
             rel = str(path.relative_to(top))
             try:
-                st = path.lstat()
-                if path.is_symlink():
+                # One lstat per entry: this runs around every plugin call, so no is_dir()/is_file() stats.
+                info = path.lstat()
+                if stat.S_ISLNK(info.st_mode):
                     out[rel] = ("link", os.readlink(path))
-                elif path.is_dir():
+                elif stat.S_ISDIR(info.st_mode):
                     out[rel] = ("dir",)
-                elif path.is_file():
-                    out[rel] = ("file", path.read_bytes(), st.st_nlink)
+                elif stat.S_ISREG(info.st_mode):
+                    out[rel] = ("file", path.read_bytes(), info.st_nlink)
                 else:
-                    out[rel] = ("other", st.st_mode)
+                    out[rel] = ("other", info.st_mode)
             except OSError as exc:
                 out[rel] = ("unreadable", exc.errno)
     return out
