@@ -35,6 +35,7 @@ EXAMPLES = os.environ.get("TOOLCONFORMANCE_MUTANT_EXAMPLES", "10")
 PROFILE = "toolconformance-mutants"
 hypothesis_settings.register_profile(PROFILE, phases=[Phase.explicit, Phase.reuse, Phase.generate])
 
+
 @pytest.fixture
 def mutant_profile() -> object:
     """The inner run loads PROFILE for the whole process; the outer run gets its own back."""
@@ -75,10 +76,11 @@ def test_every_mutant_names_a_known_rule() -> None:
 
 def test_every_wire_mutant_has_an_in_process_twin() -> None:
     """The wire mutants leave out the timing check; their in-process twins keep the proof whole."""
-    names = {m.__name__ for m in MUTANTS}
+    by_name = {m.__name__: m for m in MUTANTS}
     for module in filter(_over_the_wire, MUTANTS):
-        twin = module.__name__.removesuffix("_over_the_wire")
-        assert twin in names, f"{module.__name__} has no in-process twin {twin}"
+        twin = by_name.get(module.__name__.removesuffix("_over_the_wire"))
+        assert twin is not None, f"{module.__name__} has no in-process twin"
+        assert twin.RULE == module.RULE, f"{module.__name__} breaks {module.RULE}, its twin {twin.RULE}"
 
 
 def test_every_host_rule_has_a_mutant() -> None:
