@@ -62,6 +62,7 @@ def pytest_configure(config: pytest.Config) -> None:
     # Host checks draw examples too: no run writes .hypothesis/ into the folder it runs in.
     profile.keep_storage_out_of_the_folder(config)
     profile.without_local_constants(config)
+    profile.keep_draws_to_the_run(config)
     if settings.plugin_suites:
         from pytest_toolconformance.suites.plugin import configure as configure_plugin_suites
 

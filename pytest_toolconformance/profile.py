@@ -8,6 +8,7 @@ test, and a verdict depends only on the seed (``--toolconformance-seed``), never
 
 from __future__ import annotations
 
+import copy
 import os
 import shutil
 import stat
@@ -124,13 +125,35 @@ def seeded(test: T) -> T:
 
 
 def run_property(strategy: st.SearchStrategy[Any], body: Callable[[Any], None], *, cap: int | None = None,
-                 examples: Sequence[Any] = (), **extra: Any) -> None:
+                 examples: Sequence[Any] = (), share_draws: bool = False, **extra: Any) -> None:
     """Run ``body`` on examples of ``strategy`` under the kit's profile and seed; a failure is shrunk.
 
     ``examples`` run first, whatever the example budget (Hypothesis' explicit examples).
-    """
 
-    @settings_for(cap, **extra)
+    ``share_draws``: ``body`` is a plain function of the value (no ``assume``, ``note`` or ``target``),
+    so the values Hypothesis generates for ``strategy`` (the same object) under this run's seed and
+    settings are the same for every such property: they are generated once per run
+    (:func:`_draws_of`) and handed to ``body`` in the order Hypothesis would hand them. Only when
+    one fails does the property run under Hypothesis, which meets the same values in the same
+    order, fails on the same one and shrinks it as any property's failure.
+    """
+    settings = settings_for(cap, **extra)
+    if share_draws:
+        drawn = _draws_of(strategy, settings, extra)
+        try:
+            for value in (*examples, *drawn):
+                body(copy.deepcopy(value))  # a body may change its value; the next rule gets it unchanged
+            return
+        except Exception as exc:  # noqa: BLE001 - Hypothesis below reports it, shrunk
+            first = exc
+        _run_under_hypothesis(strategy, body, settings, examples)
+        raise first  # Hypothesis did not meet it again (a plugin that answers the same call differently)
+    _run_under_hypothesis(strategy, body, settings, examples)
+
+
+def _run_under_hypothesis(strategy: st.SearchStrategy[Any], body: Callable[[Any], None],
+                          settings: hypothesis.settings, examples: Sequence[Any]) -> None:
+    @settings
     @given(strategy)
     def check(value: Any) -> None:
         body(value)
@@ -138,3 +161,26 @@ def run_property(strategy: st.SearchStrategy[Any], body: Callable[[Any], None], 
     for value in reversed(examples):  # decorators apply inside out: the first example runs first
         check = hypothesis.example(value)(check)
     seeded(check)()
+
+
+#: This run's generated values of each shared strategy, by (id of the strategy, seed, budget,
+#: settings); the entry holds the strategy itself, so its id cannot be reused while the entry lives.
+_DRAWN: dict[tuple[Any, ...], tuple[st.SearchStrategy[Any], list[Any]]] = {}
+
+
+def _draws_of(strategy: st.SearchStrategy[Any], settings: hypothesis.settings, extra: dict[str, Any]) -> list[Any]:
+    key = (id(strategy), options.active().seed, settings.max_examples, repr(sorted(extra.items())))
+    found = _DRAWN.get(key)
+    if found is not None and found[0] is strategy:
+        return found[1]
+    drawn: list[Any] = []
+    # The same run_under_hypothesis as every property, with a body that only keeps the value: no
+    # body here fails, so Hypothesis generates exactly what it generates for a passing property.
+    _run_under_hypothesis(strategy, lambda value: drawn.append(copy.deepcopy(value)), settings, ())
+    _DRAWN[key] = (strategy, drawn)
+    return drawn
+
+
+def keep_draws_to_the_run(config: pytest.Config) -> None:
+    """Drop the shared draws when this run ends (a pytester run in the same process starts afresh)."""
+    config.add_cleanup(_DRAWN.clear)

@@ -14,10 +14,12 @@ the kit gives every call.
 
 from __future__ import annotations
 
+import functools
+import json
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 import jsonschema
 from hypothesis import strategies as st
@@ -29,6 +31,29 @@ SAFE_NAMES = ("notes.txt", "README.md", "src", "src/main.py", "missing.txt", "ou
 _PATHISH = re.compile(r"(^|_)(path|dir|directory|folder|cwd|file|filename)$|^(file|path|cwd|dir)", re.IGNORECASE)
 _UNKNOWN_NAMES = ("filePath", "file", "filename", "target_file", "unknown_option", "extra", "legacyTarget", "dir")
 _JS_SAFE = 2**53 - 1
+
+
+S = TypeVar("S")
+
+
+def per_schema(build: Callable[[dict[str, Any]], S]) -> Callable[[Mapping[str, Any]], S]:
+    """``build``, built once per schema (by its JSON text, in its own key order): every check of a
+    tool gets the same strategy object, so a property run with ``share_draws`` generates its values
+    once for all of them (:func:`pytest_toolconformance.profile.run_property`)."""
+
+    @functools.lru_cache(maxsize=1024)
+    def built(text: str) -> S:
+        return build(json.loads(text))
+
+    @functools.wraps(build)
+    def per(schema: Mapping[str, Any]) -> S:
+        try:
+            text = json.dumps(schema, allow_nan=False)
+        except (TypeError, ValueError):  # not plain JSON: built afresh, shared with nothing
+            return build(dict(schema))
+        return built(text)
+
+    return per
 
 
 def properties(schema: Mapping[str, Any]) -> dict[str, Any]:
@@ -154,6 +179,7 @@ def _public_covers(schema: Mapping[str, Any]) -> bool:
     return True
 
 
+@per_schema
 def call_arguments_for(schema: Mapping[str, Any]) -> st.SearchStrategy[dict[str, Any]]:
     """Valid argument objects for a flat object schema (the public strategy where it covers the schema)."""
     base: st.SearchStrategy[dict[str, Any]] | None = None
@@ -165,6 +191,7 @@ def call_arguments_for(schema: Mapping[str, Any]) -> st.SearchStrategy[dict[str,
     return base.filter(lambda args: valid(schema, args))
 
 
+@per_schema
 def full_call_arguments_for(schema: Mapping[str, Any]) -> st.SearchStrategy[dict[str, Any]]:
     """Valid argument objects that carry every declared parameter, optional ones too."""
     return object_for(schema, all_optional=True).filter(lambda args: valid(schema, args))
@@ -294,10 +321,12 @@ def unknown_names(schema: Mapping[str, Any]) -> st.SearchStrategy[str]:
     return names.filter(lambda n: n not in taken)
 
 
+@per_schema
 def unknown_only_for(schema: Mapping[str, Any]) -> st.SearchStrategy[dict[str, Any]]:
     return st.dictionaries(unknown_names(schema), json_values(1), min_size=1, max_size=2)
 
 
+@per_schema
 def breaking_call_arguments_for(schema: Mapping[str, Any]) -> st.SearchStrategy[dict[str, Any]]:
     """Argument objects that break the schema: unknown-only, one wrong type, or one missing parameter.
 

@@ -157,6 +157,7 @@ class PluginUnderTest:
         self.tools: list[ToolUnderTest] = []
         self.broken: dict[str, BrokenTool] = {}
         self.calls: dict[str, CallEntry] = {}
+        self.answers: dict[str, CallRecord] = {}  # see Subject.call
         self.attempted: dict[str, Any] = {}  # tool name -> the parameters it was registered with
         self.markers: dict[str, str] = {}
         self.ids = itertools.count(1)
@@ -756,6 +757,13 @@ class HarnessSession:
         return (self.user, self.project)
 
 
+def _answer_key(tool: str, via: str, arguments: Any) -> str | None:
+    try:
+        return f"{tool}\0{via}\0{json.dumps(arguments, allow_nan=False)}"  # in key order: a plugin may read it
+    except (TypeError, ValueError):
+        return None
+
+
 class Subject:
     """What one test checks: a plugin (and a tool), with calls, findings and advisories."""
 
@@ -861,10 +869,18 @@ class Subject:
             raise ToolBroken(self.plugin.broken[self.tool.name].message)
 
     def call(self, arguments: Any, *, via: str = "host", session: HarnessSession | None = None) -> CallRecord:
-        """Call the tool once in a fresh working directory; never raises for what the tool does."""
+        """Call the tool once in a fresh working directory; never raises for what the tool does.
+
+        In the default session, arguments the tool was already called with (by another rule, or
+        again while Hypothesis shrinks) get that call's record: one observation of the plugin,
+        judged by every rule that asks, and the same answer on every replay.
+        """
         put, tut = self.plugin, self.tool
         assert put.host is not None and tut is not None and tut.registration is not None
         self._check_broken()
+        key = _answer_key(tut.name, via, arguments) if session is None else None
+        if key is not None and key in put.answers:
+            return put.answers[key]
         session = session or self.session
         call_id = f"tc-{put.index}-{next(put.ids)}"
         workdir = Path(tempfile.mkdtemp(prefix="call-", dir=put.workdir))
@@ -907,6 +923,8 @@ class Subject:
             shutil.rmtree(workdir, ignore_errors=True)
         if isinstance(record.error, (PluginTimeoutError, PluginExitError)) or timed_out:
             self._mark_broken(record, timed_out)
+        elif key is not None:
+            put.answers[key] = record
         return record
 
     def _mark_broken(self, record: CallRecord, timed_out: bool) -> None:

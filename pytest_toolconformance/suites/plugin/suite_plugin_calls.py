@@ -75,8 +75,8 @@ def test_valid_call_result(toolconformance_subject: Subject) -> None:
 
     with subject.reporting():
         check(simplest_arguments(schema))
-        run_property(call_arguments_for(schema), check)
-        run_property(breaking_call_arguments_for(schema), lambda args: check(args, via="handler"))
+        run_property(call_arguments_for(schema), check, share_draws=True)
+        run_property(breaking_call_arguments_for(schema), lambda args: check(args, via="handler"), share_draws=True)
 
 
 def _is_local_fault(record: CallRecord) -> bool:
@@ -104,13 +104,16 @@ def test_no_throw_for_bad_input(toolconformance_subject: Subject) -> None:
 
     with subject.reporting():
         check(simplest_arguments(schema), "host", "a valid call")
-        run_property(call_arguments_for(schema), lambda a: check(a, "host", "a valid call (a missing resource is text)"))
+        run_property(call_arguments_for(schema), lambda a: check(a, "host", "a valid call (a missing resource is text)"),
+                     share_draws=True)
         run_property(breaking_call_arguments_for(schema),
-                     lambda a: check(a, "handler", "arguments that break the schema (a bad argument)"))
+                     lambda a: check(a, "handler", "arguments that break the schema (a bad argument)"),
+                     share_draws=True)
         if tut.external:
             # The host forwards an external tool's arguments as sent (CAP-4): its handler is the validator.
             run_property(breaking_call_arguments_for(schema),
-                         lambda a: check(a, "host", "arguments that break the schema of an external tool"))
+                         lambda a: check(a, "host", "arguments that break the schema of an external tool"),
+                         share_draws=True)
 
 
 @for_each_tool(["SCHEMA-4"])
@@ -125,17 +128,11 @@ def test_handler_validates_again(toolconformance_subject: Subject) -> None:
     if not declared:
         pytest.skip(f"not applicable: {tut.name} declares no parameters, so only unknown ones could break its "
                     "schema, and with no declared target there is no default to use silently (see NAME-6)")
-    references: dict[str, CallRecord] = {}
     unclear: list[str] = []
     unnamed: list[str] = []
 
     def reference(args: dict, via: str) -> CallRecord | None:
-        if not valid(schema, args):
-            return None
-        key = shorten(args, 10_000) + via
-        if key not in references:
-            references[key] = subject.call(args, via=via)
-        return references[key]
+        return subject.call(args, via=via) if valid(schema, args) else None
 
     def check(args: dict, via: str = "handler") -> None:
         case = classify(schema, args)
@@ -164,10 +161,10 @@ def test_handler_validates_again(toolconformance_subject: Subject) -> None:
         )
 
     with subject.reporting():
-        run_property(breaking_call_arguments_for(schema), check, examples=each_breaking_call(schema))
+        run_property(breaking_call_arguments_for(schema), check, examples=each_breaking_call(schema), share_draws=True)
         if tut.external:
             # Through the host too: it forwards an external tool's arguments unvalidated (CAP-4).
-            run_property(breaking_call_arguments_for(schema), lambda args: check(args, "host"))
+            run_property(breaking_call_arguments_for(schema), lambda args: check(args, "host"), share_draws=True)
     if unnamed:
         subject.advise(f"refuses breaking arguments without naming the parameter ({unnamed[0]}); naming it "
                        "tells the model what to fix")
@@ -212,14 +209,14 @@ def test_choice_in_handler(toolconformance_subject: Subject) -> None:
                     fix="name every alternative in the refusal, as ShareImage does for file_path and latest",
                 )
 
-        run_property(unknown_only_for(schema), check)
+        run_property(unknown_only_for(schema), check, share_draws=True)
 
 
 def _call_with_valid_arguments(subject: Subject, schema: dict, check: Callable[[dict], None]) -> None:
     """The ERR-3/ERR-4 drive: the simplest valid call, then generated valid ones, a hung tool reported once."""
     with subject.reporting():
         check(simplest_arguments(schema))
-        run_property(call_arguments_for(schema), check)
+        run_property(call_arguments_for(schema), check, share_draws=True)
 
 
 @for_each_tool(["ERR-3"])
