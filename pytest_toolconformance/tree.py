@@ -17,22 +17,26 @@ def snapshot(top: Path, skip: Path | None = None) -> dict[str, tuple[Any, ...]]:
     out: dict[str, tuple[Any, ...]] = {}
     if not top.exists():
         return out
-    for dirpath, dirnames, filenames in os.walk(top, followlinks=False):
+    # Plain strings, not Path objects, and one lstat per entry: this runs around every plugin call.
+    root = os.fspath(top)
+    skipped = os.fspath(skip) if skip is not None else None
+    for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
+        base = os.path.relpath(dirpath, root)
         for name in dirnames + filenames:
-            path = Path(dirpath, name)
-            if skip is not None and path == skip:
-                dirnames[:] = [d for d in dirnames if Path(dirpath, d) != skip]
+            path = os.path.join(dirpath, name)
+            if path == skipped:
+                dirnames[:] = [d for d in dirnames if os.path.join(dirpath, d) != skipped]
                 continue
-            rel = str(path.relative_to(top))
+            rel = name if base == "." else os.path.join(base, name)
             try:
-                # One lstat per entry: this runs around every plugin call, so no is_dir()/is_file() stats.
-                info = path.lstat()
+                info = os.lstat(path)
                 if stat.S_ISLNK(info.st_mode):
                     out[rel] = ("link", os.readlink(path))
                 elif stat.S_ISDIR(info.st_mode):
                     out[rel] = ("dir",)
                 elif stat.S_ISREG(info.st_mode):
-                    out[rel] = ("file", path.read_bytes(), info.st_nlink)
+                    with open(path, "rb") as f:
+                        out[rel] = ("file", f.read(), info.st_nlink)
                 else:
                     out[rel] = ("other", info.st_mode)
             except OSError as exc:

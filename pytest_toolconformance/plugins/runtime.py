@@ -18,6 +18,7 @@ import contextlib
 import copy
 import dataclasses
 import errno
+import functools
 import inspect
 import ipaddress
 import itertools
@@ -500,6 +501,15 @@ def _seed(workdir: Path) -> None:
         target.write_text(text, "utf-8")
 
 
+@functools.cache
+def _seeded_snapshot() -> dict[str, tuple[Any, ...]]:
+    """What every freshly seeded call folder holds (the same files each time): taken once, not
+    before each call."""
+    with tempfile.TemporaryDirectory(prefix="toolconformance-seed-", dir=_scratch_root()) as folder:
+        _seed(Path(folder))
+        return snapshot(Path(folder))
+
+
 @contextlib.contextmanager
 def blocked_network(attempts: list[str]) -> Iterator[None]:
     """No network for Python plugin code: DNS fails like ENOTFOUND, connects like ECONNREFUSED.
@@ -885,7 +895,7 @@ class Subject:
         call_id = f"tc-{put.index}-{next(put.ids)}"
         workdir = Path(tempfile.mkdtemp(prefix="call-", dir=put.workdir))
         _seed(workdir)
-        before = snapshot(workdir)
+        before = _seeded_snapshot()
         record = CallRecord(tut.name, put.name, copy.deepcopy(arguments), via, workdir=str(workdir))
         attempts: list[str] = []
         timed_out = False
