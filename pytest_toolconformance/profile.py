@@ -9,10 +9,17 @@ test, and a verdict depends only on the seed (``--toolconformance-seed``), never
 from __future__ import annotations
 
 import copy
+import functools
+import hashlib
+import importlib.metadata
+import json
+import math
 import os
 import shutil
 import stat
+import sys
 import tempfile
+import weakref
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
@@ -39,6 +46,9 @@ hypothesis.settings.register_profile(
 )
 
 T = TypeVar("T")
+#: Non-empty while a kit run draws no local constants (without_local_constants): only then are
+#: draws the same in every process, and only then are they kept across runs.
+_LOCAL_CONSTANTS_OFF: list[bool] = []
 
 
 def keep_storage_out_of_the_folder(config: pytest.Config) -> None:
@@ -76,10 +86,12 @@ def without_local_constants(config: pytest.Config) -> None:
     empty = providers.Constants()
     providers._get_local_constants = lambda: empty
     providers.CONSTANTS_CACHE.cache.clear()
+    _LOCAL_CONSTANTS_OFF.append(True)
 
     def restore() -> None:
         providers._get_local_constants = original
         providers.CONSTANTS_CACHE.cache.clear()
+        _LOCAL_CONSTANTS_OFF.clear()
 
     config.add_cleanup(restore)
 
@@ -95,20 +107,32 @@ def _share_caches(home: Path) -> None:
     (Hypothesis writes an entry beside it and renames it in, which needs one file system); one that
     another user owns or can write is not used, and the caches then live and die with the run.
     """
-    getuid = getattr(os, "getuid", None)
-    if getuid is None:  # no owner to check (Windows): compute them per run
+    shared = _user_cache()
+    if shared is None:
         return
-    shared = Path(tempfile.gettempdir()) / f"toolconformance-hypothesis-cache-{getuid()}"
     try:
-        shared.mkdir(mode=0o700, exist_ok=True)
-        info = shared.lstat()
-        if not stat.S_ISDIR(info.st_mode) or info.st_uid != getuid() or info.st_mode & 0o077:
-            return
         for name in ("unicode_data", "constants"):
             (shared / name).mkdir(exist_ok=True)
             (home / name).symlink_to(shared / name, target_is_directory=True)
     except OSError:
         return
+
+
+def _user_cache() -> Path | None:
+    """The kit's cache folder of this user in the system temp folder (mode 0700), or None where
+    there is no owner to check (Windows) or the folder is another user's or writable by others."""
+    getuid = getattr(os, "getuid", None)
+    if getuid is None:
+        return None
+    shared = Path(tempfile.gettempdir()) / f"toolconformance-hypothesis-cache-{getuid()}"
+    try:
+        shared.mkdir(mode=0o700, exist_ok=True)
+        info = shared.lstat()
+    except OSError:
+        return None
+    if not stat.S_ISDIR(info.st_mode) or info.st_uid != getuid() or info.st_mode & 0o077:
+        return None
+    return shared
 
 
 def settings_for(cap: int | None = None, **extra: Any) -> hypothesis.settings:
@@ -166,6 +190,21 @@ def _run_under_hypothesis(strategy: st.SearchStrategy[Any], body: Callable[[Any]
 #: This run's generated values of each shared strategy, by (id of the strategy, seed, budget,
 #: settings); the entry holds the strategy itself, so its id cannot be reused while the entry lives.
 _DRAWN: dict[tuple[Any, ...], tuple[st.SearchStrategy[Any], list[Any]]] = {}
+#: Strategies named by what builds them (name_strategy): their draws may be kept across runs.
+_NAMED: weakref.WeakKeyDictionary[st.SearchStrategy[Any], str] = weakref.WeakKeyDictionary()
+#: The folder that keeps named strategies' draws across runs, while a kit run has one.
+_KEPT: list[Path] = []
+_KEPT_ENTRIES = 512
+
+
+def name_strategy(strategy: st.SearchStrategy[T], name: str) -> st.SearchStrategy[T]:
+    """Declare that ``name`` says all that ``strategy`` is built from: its builder and that builder's
+    whole input (``call_arguments_for`` and a schema's JSON text, say). Its draws under a seed are
+    then kept across runs in the user's cache, keyed by the name, the seed, the settings, the
+    versions of Python, Hypothesis and jsonschema and the kit's source: what the same generation
+    gives again, so a kept entry changes no case and no verdict."""
+    _NAMED[strategy] = name
+    return strategy
 
 
 def _draws_of(strategy: st.SearchStrategy[Any], settings: hypothesis.settings, extra: dict[str, Any]) -> list[Any]:
@@ -173,14 +212,97 @@ def _draws_of(strategy: st.SearchStrategy[Any], settings: hypothesis.settings, e
     found = _DRAWN.get(key)
     if found is not None and found[0] is strategy:
         return found[1]
-    drawn: list[Any] = []
-    # The same run_under_hypothesis as every property, with a body that only keeps the value: no
-    # body here fails, so Hypothesis generates exactly what it generates for a passing property.
-    _run_under_hypothesis(strategy, lambda value: drawn.append(copy.deepcopy(value)), settings, ())
+    kept = _kept_entry(strategy, settings, extra)
+    drawn = _read_kept(kept) if kept is not None else None
+    if drawn is None:
+        drawn = []
+        # The same run as every property, with a body that only keeps the value: no body here
+        # fails, so Hypothesis generates exactly what it generates for a passing property.
+        _run_under_hypothesis(strategy, lambda value: drawn.append(copy.deepcopy(value)), settings, ())
+        if kept is not None:
+            _keep(kept, drawn)
     _DRAWN[key] = (strategy, drawn)
     return drawn
 
 
+def _kept_entry(strategy: st.SearchStrategy[Any], settings: hypothesis.settings,
+                extra: dict[str, Any]) -> tuple[Path, str] | None:
+    name = _NAMED.get(strategy)
+    active = options.active()
+    if name is None or not _KEPT or not _LOCAL_CONSTANTS_OFF or active.seed_source == "random":
+        return None  # (a random seed is never asked for again)
+    key = json.dumps([name, active.seed, repr(settings), repr(sorted(extra.items())), sys.version,
+                      hypothesis.__version__, _version_of("jsonschema"), _kit_source_digest()])
+    return _KEPT[0] / (hashlib.sha256(key.encode()).hexdigest() + ".json"), key
+
+
+def _read_kept(entry: tuple[Path, str]) -> list[Any] | None:
+    path, key = entry
+    try:
+        data = json.loads(path.read_text("utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(data, dict) or data.get("key") != key or not isinstance(data.get("draws"), list):
+        return None
+    return data["draws"]
+
+
+def _keep(entry: tuple[Path, str], drawn: list[Any]) -> None:
+    path, key = entry
+    if not _plain_json(drawn):
+        return  # a tuple or a NaN would come back as something else
+    try:
+        with tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=path.parent, suffix=".tmp", delete=False) as f:
+            json.dump({"key": key, "draws": drawn}, f, allow_nan=False)
+        os.replace(f.name, path)
+        entries = sorted(path.parent.glob("*.json"), key=lambda p: p.stat().st_mtime)
+        for old in entries[: max(0, len(entries) - _KEPT_ENTRIES)]:
+            old.unlink(missing_ok=True)
+    except OSError:
+        return  # a full or read-only temp folder: the draws live for this run only
+
+
+def _plain_json(value: Any) -> bool:
+    if value is None or isinstance(value, (str, bool, int)):
+        return True
+    if isinstance(value, float):
+        return math.isfinite(value)
+    if isinstance(value, list):
+        return all(_plain_json(v) for v in value)
+    if isinstance(value, dict):
+        return all(isinstance(k, str) and _plain_json(v) for k, v in value.items())
+    return False
+
+
+@functools.cache
+def _version_of(distribution: str) -> str:
+    try:
+        return importlib.metadata.version(distribution)
+    except importlib.metadata.PackageNotFoundError:
+        return "unknown"
+
+
+@functools.cache
+def _kit_source_digest() -> str:
+    digest = hashlib.sha256()
+    for path in sorted(Path(__file__).parent.rglob("*.py")):
+        digest.update(path.relative_to(Path(__file__).parent).as_posix().encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()
+
+
 def keep_draws_to_the_run(config: pytest.Config) -> None:
-    """Drop the shared draws when this run ends (a pytester run in the same process starts afresh)."""
-    config.add_cleanup(_DRAWN.clear)
+    """Keep named strategies' draws in the user's cache for this run, and drop the run's own store
+    of draws when it ends (a pytester run in the same process starts afresh)."""
+    shared = _user_cache()
+    if shared is not None:
+        try:
+            (shared / "draws").mkdir(exist_ok=True)
+            _KEPT[:] = [shared / "draws"]
+        except OSError:
+            pass
+
+    def forget() -> None:
+        _DRAWN.clear()
+        _KEPT.clear()
+
+    config.add_cleanup(forget)

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import json
 import sys
+import tempfile
 import textwrap
 import types
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -186,3 +188,80 @@ def test_a_plugin_is_called_once_per_distinct_call(pytester: pytest.Pytester) ->
     repeated = sorted((calls.count(c), c) for c in set(calls) if c != simplest)
     assert repeated[-1][0] <= 2, f"a call reached the plugin {repeated[-1][0]} times: {repeated[-1][1]}"
     assert len(calls) > 40  # the rules did call it
+
+
+class _Cleanups:
+    """The one part of pytest.Config that the profile's run switches use."""
+
+    def __init__(self) -> None:
+        self.calls: list[Any] = []
+
+    def add_cleanup(self, func: Any) -> None:
+        self.calls.append(func)
+
+    def end(self) -> None:
+        for cleanup in reversed(self.calls):
+            cleanup()
+
+
+@pytest.fixture
+def kit_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
+    """The profile switched as a kit run switches it, with the user's cache under tmp_path."""
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    config = _Cleanups()
+    profile.without_local_constants(config)  # type: ignore[arg-type]
+    profile.keep_draws_to_the_run(config)  # type: ignore[arg-type]
+    yield next(tmp_path.glob("toolconformance-hypothesis-cache-*")) / "draws"
+    config.end()
+
+
+def test_kept_draws_are_the_draws_of_a_run_without_them(kit_run: Path) -> None:
+    strategy = breaking_call_arguments_for(SCHEMAS["mixed, a path"])
+    with options.activated(options.Settings(seed=7, max_examples=30)):
+        plain = _seen(strategy, share=False)
+        first = _seen(strategy, share=True)
+        assert len(list(kit_run.glob("*.json"))) == 1
+        profile._DRAWN.clear()  # the next run: nothing in memory, the entry on disk
+        kept = _seen(strategy, share=True)
+        # And it is the entry that the next run reads, not a generation that happens to agree:
+        (entry,) = kit_run.glob("*.json")
+        data = json.loads(entry.read_text())
+        entry.write_text(json.dumps({"key": data["key"], "draws": [{"planted": 1}]}))
+        profile._DRAWN.clear()
+        assert _seen(strategy, share=True) == ['{"planted": 1}']
+    assert plain == first == kept
+
+
+def test_a_damaged_or_foreign_entry_is_generated_again(kit_run: Path) -> None:
+    strategy = call_arguments_for(SCHEMAS["one string"])
+    with options.activated(options.Settings(seed=7, max_examples=30)):
+        plain = _seen(strategy, share=True)
+        (entry,) = kit_run.glob("*.json")
+        for damage in ("{not json", json.dumps({"key": "another", "draws": [{"value": "planted"}]})):
+            entry.write_text(damage)
+            profile._DRAWN.clear()
+            assert _seen(strategy, share=True) == plain
+
+
+def test_nothing_is_kept_for_a_random_seed_or_an_unnamed_strategy(kit_run: Path) -> None:
+    from hypothesis import strategies as st
+
+    with options.activated(options.Settings(seed=7, seed_source="random", max_examples=10)):
+        _seen(call_arguments_for(SCHEMAS["one string"]), share=True)
+    with options.activated(options.Settings(seed=7, max_examples=10)):
+        _seen(st.fixed_dictionaries({"value": st.text()}), share=True)
+    assert not list(kit_run.glob("*.json"))
+
+
+def test_draws_are_not_kept_while_local_constants_are_drawn(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Outside a kit run Hypothesis mixes in the literals of local modules: such draws depend on
+    # the process, so they stay in it.
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    config = _Cleanups()
+    profile.keep_draws_to_the_run(config)  # type: ignore[arg-type]
+    try:
+        with options.activated(options.Settings(seed=7, max_examples=10)):
+            _seen(call_arguments_for(SCHEMAS["one string"]), share=True)
+    finally:
+        config.end()
+    assert not list(tmp_path.rglob("*.json"))

@@ -25,6 +25,7 @@ import jsonschema
 from hypothesis import strategies as st
 
 from pytest_toolconformance import strategies as _public
+from pytest_toolconformance.profile import name_strategy
 
 JSON_TYPES = ("string", "number", "integer", "boolean", "array", "object", "null")
 SAFE_NAMES = ("notes.txt", "README.md", "src", "src/main.py", "missing.txt", "out.txt", "image.png")
@@ -39,11 +40,13 @@ S = TypeVar("S")
 def per_schema(build: Callable[[dict[str, Any]], S]) -> Callable[[Mapping[str, Any]], S]:
     """``build``, built once per schema (by its JSON text, in its own key order): every check of a
     tool gets the same strategy object, so a property run with ``share_draws`` generates its values
-    once for all of them (:func:`pytest_toolconformance.profile.run_property`)."""
+    once for all of them (:func:`pytest_toolconformance.profile.run_property`). The strategy is
+    named by the builder and the schema's text, so its draws are kept across runs too."""
 
     @functools.lru_cache(maxsize=1024)
     def built(text: str) -> S:
-        return build(json.loads(text))
+        strategy = build(json.loads(text))
+        return name_strategy(strategy, f"{build.__module__}.{build.__qualname__}:{text}")  # type: ignore[arg-type]
 
     @functools.wraps(build)
     def per(schema: Mapping[str, Any]) -> S:
