@@ -10,7 +10,7 @@ sensitive to a loaded machine than wall time):
 2. N copies of the example plugins in one run (``--toolconformance-plugin`` repeated, one JSON
    report per run): 5 and 20 plugins serial (cost linear in their number), and 20 with ``-n 2``.
 
-    python benchmarks/bench_plugin_loop.py [--runs N] [--many-examples N] [--skip-many]
+    python benchmarks/bench_plugin_loop.py [--runs N] [--many-examples N] [--skip-many] [--cold-draws]
 """
 
 from __future__ import annotations
@@ -69,10 +69,18 @@ def timed(argv: list[str], cwd: Path) -> tuple[float, float, int]:
     return wall, cpu, done.returncode
 
 
+#: Where a kit run keeps generated cases across runs (pytest_toolconformance.profile, "kept draws").
+KEPT_DRAWS = Path(tempfile.gettempdir()) / f"toolconformance-hypothesis-cache-{os.getuid()}" / "draws"
+#: --cold-draws: every run is the first after a schema change (no kept draws).
+COLD_DRAWS = False
+
+
 def clean(folder: Path) -> None:
     # Each run starts from the folder a user has: no cache of an earlier run.
     for leftover in (".pytest_cache", ".hypothesis", ".benchmarks"):
         shutil.rmtree(folder / leftover, ignore_errors=True)
+    if COLD_DRAWS:
+        shutil.rmtree(KEPT_DRAWS, ignore_errors=True)
 
 
 def median_of(argv: list[str], cwd: Path, runs: int) -> tuple[float, float]:
@@ -103,6 +111,7 @@ def bench_one_plugin(work: Path, runs: int) -> None:
     co = (statistics.median(co_w), statistics.median(co_c))
     run = (statistics.median(run_w), statistics.median(run_c))
     print(f"one plugin (js/conforming, 1 tool), bytecode cache {'off' if 'PYTHONDONTWRITEBYTECODE' in ENV else 'on'}, "
+          f"kept draws {'off (each run as the first after a schema change)' if COLD_DRAWS else 'on'}, "
           f"median of {runs} runs, load average {os.getloadavg()[0]:.1f}")
     print(f"  {'command':44} {'wall s':>8} {'cpu s':>8}")
     print(f"  {'pytest --co':44} {co[0]:8.2f} {co[1]:8.2f}")
@@ -149,9 +158,13 @@ def main() -> None:
     parser.add_argument("--no-bytecode", action="store_true",
                         help="run with PYTHONDONTWRITEBYTECODE=1 (no cached bytecode, as on a read-only install)")
     parser.add_argument("--skip-many", action="store_true", help="only the one-plugin comparison")
+    parser.add_argument("--cold-draws", action="store_true",
+                        help="remove the kept draws before every run (the first run after a schema change)")
     args = parser.parse_args()
     if args.no_bytecode:
         ENV["PYTHONDONTWRITEBYTECODE"] = "1"
+    global COLD_DRAWS
+    COLD_DRAWS = args.cold_draws
     if not NODE_MODULES.is_dir():
         raise SystemExit(f"{NODE_MODULES} is missing: run `npm ci --prefix tests` first")
     with tempfile.TemporaryDirectory(prefix="bench-plugin-loop-") as tmp:

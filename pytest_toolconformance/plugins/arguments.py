@@ -400,6 +400,13 @@ def breaking_cases_for(schema: Mapping[str, Any]) -> st.SearchStrategy[Breaking]
     return breaking_call_arguments_for(schema).map(lambda a: classify(schema, a))  # type: ignore[arg-type,return-value]
 
 
+@per_schema
+def full_call_arguments_with_a_name_for(schema: Mapping[str, Any]) -> st.SearchStrategy[list[Any]]:
+    """``[arguments, name]``: valid arguments carrying every declared parameter, and one declared
+    name (a list, not a tuple: its draws are plain JSON, so they are kept across runs)."""
+    return st.tuples(full_call_arguments_for(schema), st.sampled_from(list(properties(schema)))).map(list)
+
+
 def stale_name(name: str) -> str:
     """A stale or aliased spelling of a declared parameter name."""
     if name == "file_path":

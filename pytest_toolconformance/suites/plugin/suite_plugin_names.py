@@ -19,12 +19,11 @@ import re
 from typing import Any
 
 import pytest
-from hypothesis import strategies as st
 
 from pytest_toolconformance.findings import shorten
 from pytest_toolconformance.plugins.arguments import (
     call_arguments_for,
-    full_call_arguments_for,
+    full_call_arguments_with_a_name_for,
     properties,
     required,
     simplest_arguments,
@@ -138,7 +137,7 @@ def test_unknown_parameters_refused(toolconformance_subject: Subject) -> None:
                      lambda args: check_refused(subject.call(args), "an unknown-only call", list(args)), share_draws=True)
 
         # A stale or aliased name in place of each declared parameter.
-        def stale(pair: tuple[dict[str, Any], str]) -> None:
+        def stale(pair: list[Any]) -> None:
             args, name = pair
             if name not in args:
                 return
@@ -153,7 +152,7 @@ def test_unknown_parameters_refused(toolconformance_subject: Subject) -> None:
             elif record.answered and not record.refused(declared + [alias]):
                 advisories.append(f"accepted `{alias}` in place of the optional `{name}` and ignored it")
 
-        run_property(st.tuples(full_call_arguments_for(schema), st.sampled_from(declared)), stale)
+        run_property(full_call_arguments_with_a_name_for(schema), stale, share_draws=True)
         # Every declared parameter right plus an extra one: advisory when accepted (the seam's example accepts it).
         extra = {**simplest_arguments(schema, full=True), "unexpected_option": "x"}
         record = subject.call(extra)
