@@ -84,7 +84,10 @@ def pytest_configure_node(node: Any) -> None:
 def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Generator[None, Any, Any]:
     # Properties read the seed and examples of the run they belong to (pytester nests runs).
     with options.activated(options.of(item.config)):
-        return (yield)
+        if not item.config.getoption("hypothesis_show_statistics", False):
+            return (yield)
+        with profile.statistics_of(item):
+            return (yield)
 
 
 def pytest_report_header(config: pytest.Config) -> list[str] | None:

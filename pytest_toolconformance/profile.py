@@ -8,6 +8,7 @@ test, and a verdict depends only on the seed (``--toolconformance-seed``), never
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import functools
 import hashlib
@@ -20,7 +21,8 @@ import stat
 import sys
 import tempfile
 import weakref
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextvars import ContextVar
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -162,17 +164,66 @@ def run_property(strategy: st.SearchStrategy[Any], body: Callable[[Any], None], 
     order, fails on the same one and shrinks it as any property's failure.
     """
     settings = settings_for(cap, **extra)
+    what = _label(strategy)
     if share_draws:
-        drawn = _draws_of(strategy, settings, extra)
+        drawn, source = _draws_of(strategy, settings, extra)
+        explicit = f" and {len(examples)} fixed ones first" if examples else ""
         try:
             for value in (*examples, *drawn):
                 body(copy.deepcopy(value))  # a body may change its value; the next rule gets it unchanged
-            return
         except Exception as exc:  # noqa: BLE001 - Hypothesis below reports it, shrunk
             first = exc
+        else:
+            note_statistic(f"{len(drawn)} cases of {what} ({source}){explicit}")
+            return
+        note_statistic(f"{what}: a case failed, so the property ran again under Hypothesis to shrink it")
         _run_under_hypothesis(strategy, body, settings, examples)
         raise first  # Hypothesis did not meet it again (a plugin that answers the same call differently)
-    _run_under_hypothesis(strategy, body, settings, examples)
+    ran = [0]
+
+    def counted(value: Any) -> None:
+        ran[0] += 1
+        body(value)
+
+    try:
+        _run_under_hypothesis(strategy, counted, settings, examples)
+    finally:
+        note_statistic(f"{ran[0]} cases of {what} (generated under Hypothesis for this check alone)")
+
+
+#: The statistics lines of the check running now, and the test item they are shown for.
+_STATISTICS: ContextVar[tuple[pytest.Item, list[str]] | None] = ContextVar("toolconformance_statistics",
+                                                                           default=None)
+
+
+@contextlib.contextmanager
+def statistics_of(item: pytest.Item) -> Iterator[None]:
+    """Collect what the check ``item`` ran on, for Hypothesis' ``--hypothesis-show-statistics``
+    section (the kit's properties are not ``@given`` tests, so Hypothesis has none of its own)."""
+    token = _STATISTICS.set((item, []))
+    try:
+        yield
+    finally:
+        _STATISTICS.reset(token)
+
+
+def note_statistic(line: str) -> None:
+    """One line about the running check (its cases, its calls) for the statistics section."""
+    current = _STATISTICS.get()
+    if current is None:
+        return
+    item, lines = current
+    lines.append(line)
+    # Hypothesis' pytest plugin shows an item's ``hypothesis_statistics`` text, in its own format.
+    item.hypothesis_statistics = f"{item.nodeid}:\n\n" + "\n".join(f"  - {text}" for text in lines)  # type: ignore[attr-defined]
+
+
+def _label(strategy: st.SearchStrategy[Any]) -> str:
+    name = _NAMED.get(strategy)
+    if name is None:
+        return "the check's own strategy"
+    builder = name.split(":", 1)[0].rsplit(".", 1)[-1]
+    return f"{builder}(schema)"
 
 
 def _run_under_hypothesis(strategy: st.SearchStrategy[Any], body: Callable[[Any], None],
@@ -207,22 +258,24 @@ def name_strategy(strategy: st.SearchStrategy[T], name: str) -> st.SearchStrateg
     return strategy
 
 
-def _draws_of(strategy: st.SearchStrategy[Any], settings: hypothesis.settings, extra: dict[str, Any]) -> list[Any]:
+def _draws_of(strategy: st.SearchStrategy[Any], settings: hypothesis.settings,
+              extra: dict[str, Any]) -> tuple[list[Any], str]:
     key = (id(strategy), options.active().seed, settings.max_examples, repr(sorted(extra.items())))
     found = _DRAWN.get(key)
     if found is not None and found[0] is strategy:
-        return found[1]
+        return found[1], "the cases an earlier check of this run had"
     kept = _kept_entry(strategy, settings, extra)
     drawn = _read_kept(kept) if kept is not None else None
+    source = "kept from an earlier run"
     if drawn is None:
-        drawn = []
+        drawn, source = [], "generated in this run"
         # The same run as every property, with a body that only keeps the value: no body here
         # fails, so Hypothesis generates exactly what it generates for a passing property.
         _run_under_hypothesis(strategy, lambda value: drawn.append(copy.deepcopy(value)), settings, ())
         if kept is not None:
             _keep(kept, drawn)
     _DRAWN[key] = (strategy, drawn)
-    return drawn
+    return drawn, source
 
 
 def _kept_entry(strategy: st.SearchStrategy[Any], settings: hypothesis.settings,

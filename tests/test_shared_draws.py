@@ -265,3 +265,28 @@ def test_draws_are_not_kept_while_local_constants_are_drawn(tmp_path: Path, monk
     finally:
         config.end()
     assert not list(tmp_path.rglob("*.json"))
+
+
+def test_hypothesis_statistics_say_what_each_check_ran_on(pytester: pytest.Pytester) -> None:
+    plugin = Path(__file__).parent / "plugins" / "python" / "conforming.py"
+    result = pytester.runpytest_inprocess(f"--toolconformance-plugin={plugin}", "--hypothesis-show-statistics",
+                                          "-p", "no:cacheprovider")
+    assert result.ret == 0, result.stdout.str()
+    out = result.stdout.str()
+    section = out[out.index("Hypothesis Statistics"):]
+    # The first check generates the valid cases (or reads them kept from an earlier run of the same
+    # kit); a later one checks the same ones and calls nothing again.
+    reg_3 = section[section.index("test_valid_call_result[REG-3-conforming-MyTool]"):]
+    first = reg_3.splitlines()[2]
+    assert first in ("  - 50 cases of call_arguments_for(schema) (generated in this run)",
+                     "  - 50 cases of call_arguments_for(schema) (kept from an earlier run)"), first
+    err_3 = section[section.index("test_transport_fault_thrown[ERR-3-conforming-MyTool]"):]
+    assert "50 cases of call_arguments_for(schema) (the cases an earlier check of this run had)" in err_3
+    assert "51 calls of the plugin: 0 made, 51 answered with the record" in err_3
+
+
+def test_no_statistics_unless_asked(pytester: pytest.Pytester) -> None:
+    plugin = Path(__file__).parent / "plugins" / "python" / "conforming.py"
+    result = pytester.runpytest_inprocess(f"--toolconformance-plugin={plugin}", "-p", "no:cacheprovider")
+    assert result.ret == 0
+    assert "cases of call_arguments_for" not in result.stdout.str()

@@ -786,6 +786,7 @@ class Subject:
         self.tool = self.plugin.tools[case.tool] if case.tool is not None else None
         self.nodeid = request.node.nodeid
         self._default: HarnessSession | None = None
+        self.calls_made = self.calls_recalled = 0
         request.node.user_properties.append(("plugin", self.plugin.name))
         if self.tool is not None:
             request.node.user_properties.append(("tool", self.tool.name))
@@ -890,7 +891,9 @@ class Subject:
         self._check_broken()
         key = _answer_key(tut.name, via, arguments) if session is None else None
         if key is not None and key in put.answers:
+            self.calls_recalled += 1
             return put.answers[key]
+        self.calls_made += 1
         session = session or self.session
         call_id = f"tc-{put.index}-{next(put.ids)}"
         workdir = Path(tempfile.mkdtemp(prefix="call-", dir=put.workdir))

@@ -3,12 +3,14 @@ the pytest-xdist hooks that load each plugin once per run (:mod:`pytest_toolconf
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from pytest_toolconformance.plugins import workers
 from pytest_toolconformance.plugins.runtime import Case, PluginRun, Subject, plugin_run
+from pytest_toolconformance.profile import note_statistic
 
 
 @pytest.fixture(scope="session")
@@ -22,9 +24,14 @@ def toolconformance_plugins(request: pytest.FixtureRequest) -> PluginRun:
 
 
 @pytest.fixture
-def toolconformance_subject(request: pytest.FixtureRequest, case: Case, toolconformance_plugins: PluginRun) -> Subject:
+def toolconformance_subject(request: pytest.FixtureRequest, case: Case, toolconformance_plugins: PluginRun) -> Iterator[Subject]:
     """The plugin (and tool) one parametrized check is about, with its calls and findings."""
-    return Subject(request, case, toolconformance_plugins)
+    subject = Subject(request, case, toolconformance_plugins)
+    yield subject
+    made, recalled = subject.calls_made, subject.calls_recalled
+    if made or recalled:
+        note_statistic(f"{made + recalled} call{'s' * (made + recalled != 1)} of the plugin: {made} made, "
+                       f"{recalled} answered with the record of the same call made earlier in this run")
 
 
 @pytest.hookimpl(optionalhook=True)
