@@ -20,7 +20,7 @@ import pytest
 
 from pytest_toolconformance.report.deviations import PLACEHOLDER
 from pytest_toolconformance.report.model import report_schema
-from pytest_toolconformance.rules import all_rules
+from pytest_toolconformance.rules import UNCHECKED_PLUGIN_SIDE, all_rules
 
 REPO = Path(__file__).resolve().parent.parent
 PLUGINS = REPO / "tests" / "plugins"
@@ -86,8 +86,14 @@ def test_a_plugin_alone_runs_the_plugin_checks_only(pytester: pytest.Pytester) -
     report = report_of(path)
     assert result.ret == pytest.ExitCode.OK, result.stdout.str()[-3000:]
     assert report["ok"] is True and report["run"]["suites"] == "plugin" and report["host"]["checked"] is False
-    plugin_rules = {r.id for r in all_rules().values() if r.plugin_rule}
+    # Every rule binding plugins, but those no plugin check can observe (out of scope, with why).
+    plugin_rules = {r.id for r in all_rules().values() if r.plugin_rule} - set(UNCHECKED_PLUGIN_SIDE)
     assert {r["id"] for r in report["rules"]} == plugin_rules
+    unchecked = {r["id"]: r["reason"] for r in report["out_of_scope"] if r["id"] in UNCHECKED_PLUGIN_SIDE}
+    assert unchecked == UNCHECKED_PLUGIN_SIDE
+    # A check no tool of this plugin is subject to counts its rule as not applicable, with why.
+    schema_3 = next(r for r in report["rules"] if r["id"] == "SCHEMA-3")
+    assert schema_3["status"] == "not-applicable" and "no tool offers alternatives" in schema_3["skip_reasons"][0]
     assert all(t["nodeid"].split("::")[0].endswith(("suite_plugin_calls.py", "suite_plugin_names.py",
                                                      "suite_plugin_registration.py"))
                for r in report["rules"] for t in r["tests"]), "a host suite ran"
@@ -114,7 +120,7 @@ def test_outcomes_and_the_finding_in_every_report(pytester: pytest.Pytester) -> 
     assert rules["SCHEMA-3"]["status"] == "not-applicable" and rules["REG-3"]["status"] == "blocked"
     assert rules["REG-3"]["blocked_by"] == ["REG-1"] and rules["CAP-3"]["status"] == "failed"
     out = result.stdout.str()
-    assert "NOT APPLICABLE SCHEMA-3: not applicable: the plugin has no choice" in out
+    assert "NOT APPLICABLE SCHEMA-3: the plugin has no choice" in out
     assert "BLOCKED REG-3: by REG-1" in out
     # The failure is the finding and its rerun line, nothing of the kit's frames.
     finding = rules["CAP-3"]["messages"][0]

@@ -20,7 +20,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pytest_toolconformance.rules import Rule, all_rules, anchor, fix_advice
+from pytest_toolconformance.rules import UNCHECKED_PLUGIN_SIDE, Rule, all_rules, anchor, fix_advice
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 CATALOG_PATH = Path("docs/rules.md")
@@ -273,6 +273,9 @@ def render(coverage: Coverage, rules: Mapping[str, Rule] | None = None) -> str:
                 out += ["", f"**Reading:** {rule.reading}"]
             out += ["", "**Checked by:**" if checks else "**Checked by:** nothing yet."]
             out += [_check_line(c) for c in checks]
+            if rule.id in UNCHECKED_PLUGIN_SIDE:
+                out += ["", f"**Plugin side:** not checked; {UNCHECKED_PLUGIN_SIDE[rule.id]}. A plugin-only run "
+                        "lists it out of scope with this reason."]
             breakers = [f"mutant host [`{Path(m).stem}`](../{m})" for m in mutants]
             breakers += [f"broken plugin [`{Path(b).parent.name}/{Path(b).stem}`](../{b})" for b in broken]
             out += ["", "**Broken by:** " + (", ".join(breakers) if breakers else "nothing yet.")]

@@ -487,7 +487,10 @@ def generate_tests(metafunc: pytest.Metafunc) -> None:
             else "not applicable: no tool of the plugins under test is one this check applies to"
             + (f" ({applies_to})" if applies_to else "")
         )
-        params = [pytest.param(None, id="nothing-to-check", marks=pytest.mark.skip(reason=why))]
+        # Marked with its rules (where they do not depend on the subject), so that the report
+        # counts the rule as not applicable, not as never run.
+        marks = [getattr(pytest.mark, MARKER)(rule) for rule in ([] if callable(rules) else rules)]
+        params = [pytest.param(None, id="nothing-to-check", marks=[pytest.mark.skip(reason=why), *marks])]
     metafunc.parametrize("case", params)
 
 

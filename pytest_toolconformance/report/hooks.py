@@ -33,6 +33,7 @@ from pytest_toolconformance.report.model import (
     DEVIATION_PROPERTY,
     ERROR_ATTR,
     FINDING_PROPERTY,
+    NOT_APPLICABLE_PREFIX,
     RULE_STATUSES,
     OutcomeCollector,
     build_report,
@@ -257,10 +258,18 @@ class ReportingPlugin:
             elif rule["status"] == "blocked":
                 write(f"BLOCKED {rule['id']}: by {', '.join(rule['blocked_by'])} (fix that rule first)", yellow=True)
             elif rule["status"] == "not-applicable":
-                write(f"NOT APPLICABLE {rule['id']}: {'; '.join(rule['skip_reasons'])}")
+                reasons = [r[len(NOT_APPLICABLE_PREFIX):].strip() if r.lower().startswith(NOT_APPLICABLE_PREFIX) else r
+                           for r in rule["skip_reasons"]]
+                write(f"NOT APPLICABLE {rule['id']}: {'; '.join(reasons)}")
         scope = report["out_of_scope"]
         if scope:
-            write(f"{len(scope)} rules out of scope: " + "; ".join(sorted({r["reason"] for r in scope})))
+            by_reason: dict[str, list[str]] = {}
+            for entry in scope:
+                by_reason.setdefault(entry["reason"], []).append(entry["id"])
+            groups = sorted(by_reason.items(), key=lambda group: -len(group[1]))
+            write(f"{len(scope)} rules out of scope: " + "; ".join(
+                f"{reason} ({len(ids)} rules)" if len(ids) > 3 else f"{', '.join(ids)}: {reason}"
+                for reason, ids in groups))
         for note in report["deviations"]["unused"]:
             write(f"note: {note['message']}", yellow=True)
         for stale in report["deviations"]["stale"]:

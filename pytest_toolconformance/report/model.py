@@ -19,7 +19,7 @@ from typing import Any
 from pytest_toolconformance.findings import shorten
 from pytest_toolconformance.host.wire.outcomes import ATTRIBUTE as OUTCOMES_ERROR_ATTR
 from pytest_toolconformance.report.deviations import Deviation, Deviations
-from pytest_toolconformance.rules import Rule, all_rules, fix_advice
+from pytest_toolconformance.rules import UNCHECKED_PLUGIN_SIDE, Rule, all_rules, fix_advice
 
 FORMAT = "pytest-toolconformance/report/1"
 RULE_STATUSES = ("passed", "failed", "errored", "deviation", "blocked", "skipped", "not-applicable", "not-run")
@@ -213,6 +213,8 @@ def _in_scope(rule: Rule, suites: str, tested: Mapping[str, Any]) -> str | None:
         return SCOPE_REASONS["host"]
     if suites == "plugin" and not rule.plugin_rule:
         return SCOPE_REASONS["plugin"]
+    if suites == "plugin" and rule.id in UNCHECKED_PLUGIN_SIDE:
+        return UNCHECKED_PLUGIN_SIDE[rule.id]
     return None
 
 
