@@ -304,15 +304,22 @@ def _keep(entry: tuple[Path, str], drawn: list[Any]) -> None:
     path, key = entry
     if not _plain_json(drawn):
         return  # a tuple or a NaN would come back as something else
+    written = None
     try:
         with tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=path.parent, suffix=".tmp", delete=False) as f:
+            written = f.name
             json.dump({"key": key, "draws": drawn}, f, allow_nan=False)
-        os.replace(f.name, path)
+        os.replace(written, path)  # whole or not at all, for another run reading it now
+        written = None
         entries = sorted(path.parent.glob("*.json"), key=lambda p: p.stat().st_mtime)
         for old in entries[: max(0, len(entries) - _KEPT_ENTRIES)]:
             old.unlink(missing_ok=True)
     except OSError:
-        return  # a full or read-only temp folder: the draws live for this run only
+        pass  # a full or read-only temp folder: the draws live for this run only
+    finally:
+        if written is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(written)
 
 
 def _plain_json(value: Any) -> bool:

@@ -21,13 +21,13 @@ def snapshot(top: Path, skip: Path | None = None) -> dict[str, tuple[Any, ...]]:
     root = os.fspath(top)
     skipped = os.fspath(skip) if skip is not None else None
     for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
-        base = os.path.relpath(dirpath, root)
+        base = dirpath[len(root):].lstrip(os.sep)  # os.walk yields root itself, then paths under it
         for name in dirnames + filenames:
             path = os.path.join(dirpath, name)
             if path == skipped:
                 dirnames[:] = [d for d in dirnames if os.path.join(dirpath, d) != skipped]
                 continue
-            rel = name if base == "." else os.path.join(base, name)
+            rel = os.path.join(base, name) if base else name
             try:
                 info = os.lstat(path)
                 if stat.S_ISLNK(info.st_mode):

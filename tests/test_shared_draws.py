@@ -290,3 +290,13 @@ def test_no_statistics_unless_asked(pytester: pytest.Pytester) -> None:
     result = pytester.runpytest_inprocess(f"--toolconformance-plugin={plugin}", "-p", "no:cacheprovider")
     assert result.ret == 0
     assert "cases of call_arguments_for" not in result.stdout.str()
+
+
+def test_the_kept_draws_stay_few(kit_run: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(profile, "_KEPT_ENTRIES", 3)
+    with options.activated(options.Settings(seed=7, max_examples=5)):
+        for n in range(6):
+            schema = {"type": "object", "properties": {f"p{n}": {"type": "string"}}, "required": [f"p{n}"]}
+            _seen(call_arguments_for(schema), share=True)
+    assert len(list(kit_run.glob("*.json"))) == 3
+    assert not list(kit_run.glob("*.tmp"))
