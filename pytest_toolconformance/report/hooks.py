@@ -267,9 +267,12 @@ class ReportingPlugin:
             for entry in scope:
                 by_reason.setdefault(entry["reason"], []).append(entry["id"])
             groups = sorted(by_reason.items(), key=lambda group: -len(group[1]))
-            write(f"{len(scope)} rules out of scope: " + "; ".join(
-                f"{reason} ({len(ids)} rules)" if len(ids) > 3 else f"{', '.join(ids)}: {reason}"
-                for reason, ids in groups))
+            if len(groups) == 1:
+                write(f"{len(scope)} rules out of scope: {groups[0][0]}")
+            else:
+                write(f"{len(scope)} rules out of scope: " + "; ".join(
+                    f"{reason} ({len(ids)} rules)" if len(ids) > 3 else f"{', '.join(ids)}: {reason}"
+                    for reason, ids in groups))
         for note in report["deviations"]["unused"]:
             write(f"note: {note['message']}", yellow=True)
         for stale in report["deviations"]["stale"]:
