@@ -171,7 +171,7 @@ def run_property(strategy: st.SearchStrategy[Any], body: Callable[[Any], None], 
         try:
             for value in (*examples, *drawn):
                 body(copy.deepcopy(value))  # a body may change its value; the next rule gets it unchanged
-        except Exception as exc:  # noqa: BLE001 - Hypothesis below reports it, shrunk
+        except _FAILURES as exc:  # Hypothesis below reports it, shrunk
             first = exc
         else:
             note_statistic(f"{len(drawn)} cases of {what} ({source}){explicit}")
@@ -189,6 +189,11 @@ def run_property(strategy: st.SearchStrategy[Any], body: Callable[[Any], None], 
         _run_under_hypothesis(strategy, counted, settings, examples)
     finally:
         note_statistic(f"{ran[0]} cases of {what} (generated under Hypothesis for this check alone)")
+
+
+#: What Hypothesis counts as a failure of a property (and shrinks), rather than passing it on:
+#: a skip or a Ctrl-C leaves the loop of shared cases as it leaves Hypothesis.
+_FAILURES: tuple[type[BaseException], ...] = (Exception, SystemExit, GeneratorExit, pytest.fail.Exception)
 
 
 #: The statistics lines of the check running now, and the test item they are shown for.

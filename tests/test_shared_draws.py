@@ -300,3 +300,24 @@ def test_the_kept_draws_stay_few(kit_run: Path, monkeypatch: pytest.MonkeyPatch)
             _seen(call_arguments_for(schema), share=True)
     assert len(list(kit_run.glob("*.json"))) == 3
     assert not list(kit_run.glob("*.tmp"))
+
+
+def test_a_pytest_fail_in_a_shared_property_is_shrunk_and_a_skip_passes_through() -> None:
+    schema = SCHEMAS["mixed, a path"]
+
+    def fails(value: dict[str, Any]) -> None:
+        if value.get("times", 0) >= 3:
+            pytest.fail(f"times={value['times']}")
+
+    with options.activated(options.Settings(seed=0, max_examples=60)):
+        with pytest.raises(pytest.fail.Exception, match="^times=3\\b"):
+            profile.run_property(call_arguments_for(schema), fails, share_draws=True)
+        calls: list[int] = []
+
+        def skips(value: dict[str, Any]) -> None:
+            calls.append(1)
+            pytest.skip("not applicable: nothing to check")
+
+        with pytest.raises(pytest.skip.Exception):
+            profile.run_property(call_arguments_for(schema), skips, share_draws=True)
+    assert calls == [1]  # a skip is no failure: nothing ran again
