@@ -42,7 +42,8 @@ class Option:
 
 #: Every command-line option has an ini mirror.
 OPTIONS: tuple[Option, ...] = (
-    Option("--toolconformance", "toolconformance", "run the agent-host tool conformance suites", "bool"),
+    Option("--toolconformance", "toolconformance",
+           "run the agent-host tool conformance suites (a --toolconformance-plugin alone runs them too)", "bool"),
     Option("--toolconformance-suites", "toolconformance_suites",
            "which suites run: host, plugin or all (default: plugin when a plugin is given, else host)", "choice",
            "host|plugin|all"),
