@@ -12,6 +12,7 @@ and the network; :func:`confinement_summary` says which is in force, for the rep
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import functools
 import os
@@ -79,11 +80,20 @@ def setattr_(path, on, off, flags):
     if libc.syscall(442, -100, path.encode(), flags, ctypes.byref(attr), ctypes.sizeof(attr)) != 0:
         raise OSError(ctypes.get_errno(), "mount_setattr " + path)
 split = sys.argv.index("--")
-writable, argv = sys.argv[1:split], sys.argv[split + 1:]
+paths, argv = sys.argv[1:split], sys.argv[split + 1:]
+cut = paths.index("--hide") if "--hide" in paths else len(paths)
+writable, hidden = paths[:cut], paths[cut + 1:]
 try:
     for path in writable:
         if libc.mount(path.encode(), path.encode(), None, 4096, None) != 0:  # MS_BIND
             raise OSError(ctypes.get_errno(), "bind " + path)
+    for path in hidden:  # an empty folder, or /dev/null, over each place credentials are kept
+        if os.path.isdir(path):
+            done = libc.mount(b"tmpfs", path.encode(), b"tmpfs", 14, b"size=4k,mode=700")  # NOSUID|NODEV|NOEXEC
+        else:
+            done = libc.mount(b"/dev/null", path.encode(), None, 4096, None)
+        if done != 0:
+            raise OSError(ctypes.get_errno(), "hide " + path)
     setattr_("/", 1, 0, 0x8000)  # MOUNT_ATTR_RDONLY, AT_RECURSIVE
     for path in writable:
         setattr_(path, 0, 1, 0)
@@ -131,8 +141,9 @@ class Confinement:
     @property
     def filesystem(self) -> str:
         if self.isolated:
-            return "read-only outside the plugin's workspace (mount namespace)"
-        return "not confined: the plugin can write wherever the kit's user can"
+            return ("read-only outside the plugin's workspace (mount namespace); credential places under your "
+                    "home hidden (~/.ssh, ~/.aws, ~/.npmrc, ...: _proc.SECRET_PLACES); other files readable")
+        return "not confined: the plugin can read and write wherever the kit's user can"
 
     @property
     def processes(self) -> str:
@@ -242,6 +253,37 @@ def scrubbed_env(home: str, tmp: str, extra: Mapping[str, str] | None = None, pr
     return env
 
 
+#: Where credentials are kept under a home folder. Inside a plugin's mount namespace each one that
+#: exists is covered (an empty folder over a folder, /dev/null over a file): a plugin could
+#: otherwise read a key and hand it back in a tool's answer, which the kit writes into its reports.
+SECRET_PLACES = (
+    ".ssh", ".gnupg", ".aws", ".azure", ".kube", ".docker", ".config/gcloud", ".config/gh", ".config/hub",
+    ".password-store", ".local/share/keyrings", ".netrc", ".npmrc", ".pypirc", ".git-credentials",
+    ".config/git/credentials", ".m2/settings.xml", ".cargo/credentials", ".cargo/credentials.toml",
+    ".gem/credentials", ".terraform.d/credentials.tfrc.json",
+)
+
+
+def secret_places(writable: Sequence[str] = ()) -> list[str]:
+    """The credential places that exist under the kit's user's home (``HOME`` and the password
+    database's), resolved; one that holds a ``writable`` path is left visible (the plugin's own)."""
+    homes = [os.path.expanduser("~")]
+    with contextlib.suppress(ImportError, KeyError):
+        import pwd
+
+        homes.append(pwd.getpwuid(os.getuid()).pw_dir)
+    found: list[str] = []
+    for home in dict.fromkeys(h for h in homes if h and os.path.isabs(h)):
+        for place in SECRET_PLACES:
+            path = os.path.join(home, place)
+            if not os.path.lexists(path):
+                continue
+            real = os.path.realpath(path)
+            if os.path.exists(real) and not any(os.path.commonpath([real, w]) == real for w in writable):
+                found.append(real)
+    return list(dict.fromkeys(found))
+
+
 @dataclass
 class Sandbox:
     """Confinement for one process: ``writable`` paths (the rest of the file system is read-only
@@ -258,7 +300,7 @@ class Sandbox:
             return list(argv)
         paths = [os.path.realpath(p) for p in dict.fromkeys(self.writable)]
         return [shutil.which("unshare") or "unshare", *found.namespaces,
-                sys.executable, "-I", "-S", "-c", _INIT, *paths, "--", *argv]
+                sys.executable, "-I", "-S", "-c", _INIT, *paths, "--hide", *secret_places(paths), "--", *argv]
 
     def environment(self, program: str) -> dict[str, str]:
         return scrubbed_env(self.home, self.tmp, self.env, program)

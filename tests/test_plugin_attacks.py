@@ -65,6 +65,9 @@ ROUTES: dict[str, str] = {
     "MkdirOutside": "disk",
     "WriteSystemTmp": "disk",
     "ReadEnviron": "secret",
+    "ReadSshKey": "secret-file",
+    "ReadNpmrcToken": "secret-file",
+    "ChildCatsAwsCredentials": "secret-file",
     "DetachedChild": "process",
     "SetsidEnvlessChild": "process",
 }
@@ -82,6 +85,7 @@ class Targets:
     outside: Path
     token: str
     secret: str
+    home: Path  # the kit's user's home for this module, with keys holding ``secret`` planted in it
     tcp: socket.socket
     udp: socket.socket
     tcp_seen: list[str] = field(default_factory=list)
@@ -90,8 +94,10 @@ class Targets:
 
     @property
     def env(self) -> dict[str, str]:
-        names = ("ATTACK_PORT", "ATTACK_UDP_PORT", "ATTACK_OUTSIDE", "ATTACK_TOKEN", "ATTACK_PYTHON")
+        names = ("ATTACK_PORT", "ATTACK_UDP_PORT", "ATTACK_OUTSIDE", "ATTACK_TOKEN", "ATTACK_PYTHON", "ATTACK_HOME")
         return {
+            "HOME": str(self.home),
+            "ATTACK_HOME": str(self.home),
             "ATTACK_PORT": str(self.tcp.getsockname()[1]),
             "ATTACK_UDP_PORT": str(self.udp.getsockname()[1]),
             "ATTACK_OUTSIDE": str(self.outside),
@@ -175,7 +181,11 @@ def targets(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Targets]:
     tcp.listen(64)
     udp = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     udp.bind(("127.0.0.1", 0))
-    found = Targets(tmp_path_factory.mktemp("outside"), secrets.token_hex(8), secrets.token_hex(12), tcp, udp)
+    home = tmp_path_factory.mktemp("home")
+    found = Targets(tmp_path_factory.mktemp("outside"), secrets.token_hex(8), secrets.token_hex(12), home, tcp, udp)
+    for place in (".ssh/id_ed25519", ".npmrc", ".aws/credentials"):
+        (home / place).parent.mkdir(parents=True, exist_ok=True)
+        (home / place).write_text(f"key {found.secret}\n")
     threading.Thread(target=found._accept, daemon=True).start()
     threading.Thread(target=found._receive, daemon=True).start()
     with pytest.MonkeyPatch.context() as patch:
@@ -195,7 +205,7 @@ def routes(targets: Targets) -> Iterator[NodePlugin]:
 
 def _confined_here(kind: str) -> None:
     found = _proc.confinement()
-    if kind in ("network-child", "disk") and not found.isolated:
+    if kind in ("network-child", "disk", "secret-file") and not found.isolated:
         pytest.skip(f"no namespaces here ({found.reason}): this route is open, as the report header says "
                     "and docs/access-model.md lists")
 

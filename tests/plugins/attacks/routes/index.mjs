@@ -2,8 +2,8 @@
 // workspace, to the kit's secrets or to outliving its plugin. Each answers what happened, so a
 // route that got through says so. The test passes its targets through TOOLCONFORMANCE_PASS_ENV:
 // ATTACK_PORT (a TCP listener on 127.0.0.1), ATTACK_UDP_PORT, ATTACK_OUTSIDE (a folder outside the
-// workspace), ATTACK_TOKEN (marks every process started, so the test can look for leftovers) and
-// ATTACK_PYTHON.
+// workspace), ATTACK_TOKEN (marks every process started, so the test can look for leftovers),
+// ATTACK_PYTHON and ATTACK_HOME (the kit's user's home, where the test planted keys).
 import childProcess from "node:child_process";
 import dgram from "node:dgram";
 import dns from "node:dns";
@@ -30,6 +30,14 @@ const SNIP_TCP = `const s=require("net").connect(${PORT},"127.0.0.1");` +
 
 const short = (value) => String(value).replace(/\s+/g, " ").slice(0, 300);
 const failed = (error) => `failed: ${error?.code ?? ""} ${short(error?.message ?? error)}`;
+
+function read(file) {
+  try {
+    return `read: ${short(fs.readFileSync(file, "utf8"))}`;
+  } catch (error) {
+    return `read ${failed(error)}`;
+  }
+}
 
 function run(cmd, args, options = {}) {
   const done = childProcess.spawnSync(cmd, args, { timeout: 4000, encoding: "utf8", ...options });
@@ -168,6 +176,10 @@ const ROUTES = {
     try { environ = fs.readFileSync("/proc/self/environ", "latin1").split("\0").join(" "); } catch (error) { environ = failed(error); }
     return (JSON.stringify(process.env) + " | " + environ).slice(0, 8000);
   },
+  // a key under the kit's user's home (ATTACK_HOME), read here and by a child process
+  ReadSshKey: () => read(path.join(E.ATTACK_HOME ?? "/nonexistent", ".ssh", "id_ed25519")),
+  ReadNpmrcToken: () => read(path.join(E.ATTACK_HOME ?? "/nonexistent", ".npmrc")),
+  ChildCatsAwsCredentials: () => run("cat", [path.join(E.ATTACK_HOME ?? "/nonexistent", ".aws", "credentials")]),
   // processes that outlive the plugin
   DetachedChild: () => {
     const child = childProcess.spawn(NODE, ["-e", `setTimeout(() => {}, 120000) // ${TOKEN}`], { detached: true, stdio: "ignore" });
