@@ -100,6 +100,8 @@ CONFORMING = [
     pytest.param(JS / "conforming", "conforming", True, id="js-seam-example"),
     pytest.param(JS / "conforming_rich", "conforming_rich", True, id="js-rich"),
     pytest.param(TS / "conforming", "conforming_ts", True, id="ts"),
+    # require() of pi's helpers from the kit's stand-in (Node 20 cannot require() its ES modules).
+    pytest.param(JS / "commonjs_pi_helpers" / "index.cjs", "commonjs_pi_helpers", True, id="js-commonjs-pi-helpers"),
     pytest.param(PY / "conforming.py", "conforming", False, id="python-seam-example"),
     pytest.param(PY / "conforming_rich", "conforming_rich_py", False, id="python-rich"),
 ]

@@ -60,7 +60,6 @@ import { createRequire, syncBuiltinESMExports } from "node:module";
 import * as nodeModule from "node:module";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import {
-  STAND_IN,
   aliasUrls,
   createContext,
   createPiApi,
@@ -249,6 +248,27 @@ CjsModule._resolveFilename = function resolveFilename(request, ...rest) {
   const shim = cjsAliases[request];
   return shim ?? originalResolveFilename.call(this, request, ...rest);
 };
+// The kit's stand-ins are ES modules, which require() cannot load before Node 22: a CommonJS
+// plugin that requires one gets the exports of the same module its ESM twin imports, loaded
+// beforehand (installResolution), so both kinds of plugin see every name of pi.
+let cjsStandIns = {};
+const originalLoad = CjsModule._load;
+CjsModule._load = function load(request, ...rest) {
+  return cjsStandIns[request] ?? originalLoad.call(this, request, ...rest);
+};
+
+function isCommonJs(entry) {
+  if (entry.endsWith(".cjs")) return true;
+  if (!entry.endsWith(".js")) return false;
+  for (let dir = path.dirname(entry); ; dir = path.dirname(dir)) {
+    try {
+      return JSON.parse(fs.readFileSync(path.join(dir, "package.json"), "utf8")).type !== "module";
+    } catch (error) {
+      if (error?.code !== "ENOENT") return true; // an unreadable package.json: Node reads the file as CommonJS
+    }
+    if (path.dirname(dir) === dir) return true;
+  }
+}
 
 const hooksError =
   typeof nodeModule.registerHooks === "function" || typeof nodeModule.register === "function"
@@ -258,10 +278,8 @@ const hooksError =
 async function installResolution(entry) {
   resolution = piResolution(entry);
   const standIn = resolution.pi === null;
-  cjsAliases = { ...TRANSPORT_SHIMS.cjs };
-  for (const [name, target] of Object.entries(resolution.aliases)) {
-    cjsAliases[name] = standIn && target === STAND_IN ? path.join(HERE, "pi-coding-agent.cjs") : target;
-  }
+  cjsAliases = { ...TRANSPORT_SHIMS.cjs, ...resolution.aliases };
+  cjsStandIns = {};
   const urls = aliasUrls(resolution.aliases);
   const own = ownPrefixes(resolution);
   if (resolution.pi === null && resolution.aliases.typebox) {
@@ -278,6 +296,13 @@ async function installResolution(entry) {
     nodeModule.registerHooks({ resolve: hooks.resolveSync });
   } else {
     nodeModule.register(pathToFileURL(path.join(HERE, "hooks.mjs")).href, { data: { aliases: urls, own } });
+  }
+  if (standIn && isCommonJs(entry)) {
+    for (const [name, target] of Object.entries(resolution.aliases)) {
+      if (path.dirname(target) !== HERE || !target.endsWith(".mjs")) continue; // a real package: its own format
+      const namespace = await import(urls[name]);
+      cjsStandIns[name] = Object.freeze({ __esModule: true, ...namespace });
+    }
   }
 }
 
