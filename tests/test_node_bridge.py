@@ -151,10 +151,11 @@ def text_of(result: dict[str, Any]) -> str:
     return result["content"][0]["text"]
 
 
-def wait_for_tail(plugin: NodePlugin, text: str, within: float = 2.0) -> str:
-    """stderr arrives on its own pipe, so it can trail the answer by a moment."""
+def wait_for_tail(plugin: NodePlugin, *texts: str, within: float = 30.0) -> str:
+    """stderr arrives on its own pipe, so it can trail the answer by a moment (longer on a loaded
+    machine: the wait ends as soon as every text is there, so the bound only stops a lost one)."""
     deadline = time.monotonic() + within
-    while text not in (tail := plugin.stderr_tail()) and time.monotonic() < deadline:
+    while not all(t in (tail := plugin.stderr_tail()) for t in texts) and time.monotonic() < deadline:
         time.sleep(0.02)
     return tail
 
@@ -602,7 +603,7 @@ def test_noisy_stdout_does_not_break_the_protocol(plugins) -> None:
             "content": [{"type": "text", "text": "quiet answer"}],
             "details": {},
         }
-    tail = wait_for_tail(plugin, "raw fd write")
+    tail = wait_for_tail(plugin, "hello from register", "call log line", "raw fd write")
     assert "hello from register" in tail and "call log line" in tail and "raw fd write" in tail
 
 
