@@ -283,15 +283,30 @@ class Breaking:
         return self.unknown + self.missing + self.wrong
 
 
+def forbids_extras(schema: Mapping[str, Any]) -> bool:
+    """Whether ``schema`` refuses parameters it does not declare (``additionalProperties: false``).
+    TypeBox's ``Type.Object`` allows them unless told otherwise."""
+    return schema.get("additionalProperties") is False
+
+
+def can_break(schema: Mapping[str, Any]) -> bool:
+    """Whether some argument object breaks ``schema``: a parameter of a definite type to hand a
+    wrong one, a required one to leave out, or extras it forbids."""
+    return (forbids_extras(schema) or bool(required(schema))
+            or any(not accepts_anything(p) for p in properties(schema).values()))
+
+
 def classify(schema: Mapping[str, Any], args: Any) -> Breaking | None:
-    """How ``args`` breaks ``schema`` (None when it does not)."""
+    """How ``args`` breaks ``schema`` (None when it does not). Unknown parameters break it only
+    where it forbids extras; elsewhere a call of unknown parameters alone is valid, and refusing it
+    is NAME-6's (through the host), not a validation the schema asks for."""
     if not isinstance(args, Mapping):
         return None
     props = properties(schema)
     unknown = tuple(k for k in args if k not in props)
     missing = tuple(k for k in required(schema) if k not in args)
     wrong = tuple(k for k, v in args.items() if k in props and not valid(props[k], v))
-    if not (unknown or missing or wrong):
+    if not ((unknown and forbids_extras(schema)) or missing or wrong):
         return None
     if unknown and not any(k in props for k in args):
         kind = "unknown-only"
@@ -331,12 +346,15 @@ def unknown_only_for(schema: Mapping[str, Any]) -> st.SearchStrategy[dict[str, A
 
 @per_schema
 def breaking_call_arguments_for(schema: Mapping[str, Any]) -> st.SearchStrategy[dict[str, Any]]:
-    """Argument objects that break the schema: unknown-only, one wrong type, or one missing parameter.
-
-    An unknown-only call is always among them, even where the schema allows extra properties: NAME-6
-    and SCHEMA-4 count it as breaking, since it names none of the declared parameters.
+    """Argument objects that break the schema: one wrong type, one missing parameter, or an
+    unknown-only call where that breaks it (a required parameter left out, or extras forbidden).
+    Nothing (``st.nothing()``) for a schema no argument object breaks (:func:`can_break`).
     """
-    options: list[st.SearchStrategy[dict[str, Any]]] = [unknown_only_for(schema)]
+    if not can_break(schema):
+        return st.nothing()
+    options: list[st.SearchStrategy[dict[str, Any]]] = []
+    if forbids_extras(schema) or required(schema):
+        options.append(unknown_only_for(schema))
     public: st.SearchStrategy[dict[str, Any]] | None = None
     if _public_covers(schema):
         try:
