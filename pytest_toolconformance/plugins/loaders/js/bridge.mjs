@@ -248,27 +248,15 @@ CjsModule._resolveFilename = function resolveFilename(request, ...rest) {
   const shim = cjsAliases[request];
   return shim ?? originalResolveFilename.call(this, request, ...rest);
 };
-// The kit's stand-ins are ES modules, which require() cannot load before Node 22: a CommonJS
-// plugin that requires one gets the exports of the same module its ESM twin imports, loaded
-// beforehand (installResolution), so both kinds of plugin see every name of pi.
+// The kit's stand-ins are ES modules, which require() loads only from Node 20.19 and 22.12 on: a
+// require() of one, from a CommonJS plugin or through createRequire, gets the exports of the same
+// module an import gets, loaded beforehand (installResolution), so every plugin sees every name of
+// pi on every Node the kit supports.
 let cjsStandIns = {};
 const originalLoad = CjsModule._load;
 CjsModule._load = function load(request, ...rest) {
   return cjsStandIns[request] ?? originalLoad.call(this, request, ...rest);
 };
-
-function isCommonJs(entry) {
-  if (entry.endsWith(".cjs")) return true;
-  if (!entry.endsWith(".js")) return false;
-  for (let dir = path.dirname(entry); ; dir = path.dirname(dir)) {
-    try {
-      return JSON.parse(fs.readFileSync(path.join(dir, "package.json"), "utf8")).type !== "module";
-    } catch (error) {
-      if (error?.code !== "ENOENT") return true; // an unreadable package.json: Node reads the file as CommonJS
-    }
-    if (path.dirname(dir) === dir) return true;
-  }
-}
 
 const hooksError =
   typeof nodeModule.registerHooks === "function" || typeof nodeModule.register === "function"
@@ -297,7 +285,7 @@ async function installResolution(entry) {
   } else {
     nodeModule.register(pathToFileURL(path.join(HERE, "hooks.mjs")).href, { data: { aliases: urls, own } });
   }
-  if (standIn && isCommonJs(entry)) {
+  if (standIn) {
     for (const [name, target] of Object.entries(resolution.aliases)) {
       if (path.dirname(target) !== HERE || !target.endsWith(".mjs")) continue; // a real package: its own format
       const namespace = await import(urls[name]);
