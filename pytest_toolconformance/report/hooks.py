@@ -171,7 +171,9 @@ class ReportingPlugin:
         elif exitstatus == pytest.ExitCode.INTERRUPTED:
             why.append("interrupted (Ctrl-C, KeyboardInterrupt or pytest.exit) before every check ran")
         if exitstatus == pytest.ExitCode.INTERNAL_ERROR:
-            why.append("the run crashed (an internal error, e.g. its output pipe was closed)")
+            # Said as the report written at the start says it: whether a closed pipe ends the run here
+            # or kills it before this hook is a race, and the two must read alike.
+            why.append("the run did not finish: it crashed (an internal error, e.g. its output pipe was closed)")
         for stop in (session.shouldfail, session.shouldstop):
             if stop:
                 why.append(f"cut short ({stop if isinstance(stop, str) else 'stopped early'}): "
