@@ -16,6 +16,10 @@ from pytest_toolconformance.rules import all_rules, fix_advice
 SUBJECTS = ("host", "plugin", "tool")
 
 
+class ToolConformanceAdvisory(UserWarning):
+    """An advisory finding of a plugin rule: shown, never a failure (SCHEMA-2 kinds, GRANT-2, NAME-6 extras)."""
+
+
 def shorten(value: Any, limit: int = 300, *, verbatim: bool = False) -> str:
     """``value`` as compact JSON of at most ``limit`` characters; a cut one says how long it was (a
     message must stay readable, yet tell that something was cut). A string is quoted, so a reader sees

@@ -200,7 +200,7 @@ def test_failure_prints_a_minimal_reproduction(pytester: pytest.Pytester, node_r
     # The finding alone: no kit frames, no Hypothesis example dump; a rerun line with the seed instead.
     assert failure.message.startswith("[SCHEMA-4] tool Double of plugin broken_schema_4: expected ")
     assert "Falsifying example" not in failure.message and "Failing test case" not in failure.message
-    assert "Traceback" not in failure.message and "runtime.py" not in failure.message
+    assert "Traceback" not in failure.message and "subject.py" not in failure.message and "under_test.py" not in failure.message
     assert failure.message.rstrip().endswith('--toolconformance-seed=1 -k "SCHEMA-4 and Double"'), failure.message
     # --tb=long keeps everything, Hypothesis' minimal example included: here one of the calls tried
     # first, each parameter wrong-typed ("Falsifying explicit example"; a generated one reads

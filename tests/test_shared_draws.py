@@ -3,7 +3,7 @@ strategy, in the same order, and fails like one; and a plugin is called once per
 
 The plugin suites run several rules over the same strategies of a tool (REG-3, ERR-2, ERR-3, ERR-4
 and NAME-5 over its valid arguments): their values are generated once per run and each distinct
-call is made once (profile.run_property, runtime.Subject.call). These tests hold that to what the
+call is made once (profile.run_property, subject.Subject.call). These tests hold that to what the
 rules would see without it.
 """
 

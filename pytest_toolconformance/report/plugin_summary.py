@@ -36,7 +36,7 @@ class PluginSuitesSummary:
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
         if self.is_worker:
             return
-        from pytest_toolconformance.plugins.runtime import RUN_KEY
+        from pytest_toolconformance.plugins.under_test import RUN_KEY
 
         run = self.config.stash.get(RUN_KEY, None)
         write = terminalreporter.write_line

@@ -10,8 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pytest_toolconformance.findings import Finding
-from pytest_toolconformance.plugins.runtime import ToolConformanceAdvisory
+from pytest_toolconformance.findings import Finding, ToolConformanceAdvisory
 from pytest_toolconformance.report.plugin_summary import configure
 
 PLUGIN_SUITES_DIR = Path(__file__).resolve().parent

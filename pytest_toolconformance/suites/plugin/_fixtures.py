@@ -9,7 +9,9 @@ from typing import Any
 import pytest
 
 from pytest_toolconformance.plugins import workers
-from pytest_toolconformance.plugins.runtime import Case, PluginRun, Subject, plugin_run
+from pytest_toolconformance.plugins.parametrize import Case
+from pytest_toolconformance.plugins.subject import Subject
+from pytest_toolconformance.plugins.under_test import PluginRun, plugin_run
 from pytest_toolconformance.profile import note_statistic
 
 

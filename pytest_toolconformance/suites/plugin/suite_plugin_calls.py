@@ -31,14 +31,10 @@ from pytest_toolconformance.plugins.arguments import (
     unknown_only_for,
     valid,
 )
-from pytest_toolconformance.plugins.runtime import (
-    CallRecord,
-    Subject,
-    ToolUnderTest,
-    for_each_tool,
-    generate_tests,
-    success_evidence,
-)
+from pytest_toolconformance.plugins.parametrize import for_each_tool, generate_tests
+from pytest_toolconformance.plugins.readings import CallRecord, success_evidence
+from pytest_toolconformance.plugins.subject import Subject
+from pytest_toolconformance.plugins.under_test import ToolUnderTest
 from pytest_toolconformance.profile import run_property
 from reference_host.tools import result_problems
 

@@ -31,14 +31,10 @@ from pytest_toolconformance.plugins.arguments import (
     unknown_only_for,
     valid,
 )
-from pytest_toolconformance.plugins.runtime import (
-    CallRecord,
-    Subject,
-    for_each_tool,
-    generate_tests,
-    success_evidence,
-)
+from pytest_toolconformance.plugins.parametrize import for_each_tool, generate_tests
+from pytest_toolconformance.plugins.readings import CallRecord, success_evidence
 from pytest_toolconformance.plugins.static import name_findings, parameter_role
+from pytest_toolconformance.plugins.subject import Subject
 from pytest_toolconformance.profile import run_property
 
 pytest_generate_tests = generate_tests

@@ -1,0 +1,94 @@
+"""Test parametrization of the plugin suites: one case per rule, per plugin or per tool."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+
+from pytest_toolconformance.plugins.under_test import ToolUnderTest, plugin_run
+
+MARKER = "toolconformance"
+
+
+
+@dataclass(frozen=True)
+class Case:
+    rule: str
+    plugin: int
+    tool: int | None = None
+
+
+RuleSpec = Sequence[str] | Callable[[Any], Sequence[str]]
+
+
+def _rules(spec: RuleSpec, subject: Any) -> Sequence[str]:
+    return spec(subject) if callable(spec) else spec
+
+
+def for_each_plugin(rules: RuleSpec, *, loaded: bool = True) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Parametrize a test by plugin (only the plugins that installed, unless ``loaded=False``)."""
+
+    def mark(fn: Callable[..., Any]) -> Callable[..., Any]:
+        fn._toolconformance_for = ("plugin", rules, loaded)  # type: ignore[attr-defined]
+        return fn
+
+    return mark
+
+
+def for_each_tool(
+    rules: RuleSpec, *, select: Callable[[ToolUnderTest], bool] = lambda t: t.accepted, applies_to: str = ""
+) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Parametrize a test by plugin and tool, one case per rule: ids like ``NAME-1-myplugin-MyTool``.
+
+    ``applies_to`` says which tools ``select`` keeps, for the skip when there are none.
+    """
+
+    def mark(fn: Callable[..., Any]) -> Callable[..., Any]:
+        fn._toolconformance_for = ("tool", rules, select)  # type: ignore[attr-defined]
+        fn._toolconformance_applies_to = applies_to  # type: ignore[attr-defined]
+        return fn
+
+    return mark
+
+
+def generate_tests(metafunc: pytest.Metafunc) -> None:
+    """``pytest_generate_tests`` of the plugin suite modules."""
+    spec = getattr(metafunc.function, "_toolconformance_for", None)
+    if spec is None or "case" not in metafunc.fixturenames:
+        return
+    level, rules, option = spec
+    run = plugin_run(metafunc.config)
+    listing = run.listing()
+    params = []
+    for put in listing:
+        if level == "plugin":
+            if option and not put.ok:
+                continue
+            for rule in _rules(rules, put):
+                params.append(pytest.param(Case(rule, put.index), id=f"{rule}-{put.name}",
+                                           marks=[getattr(pytest.mark, MARKER)(rule)]))
+            continue
+        for index, tut in enumerate(put.tools):
+            if not option(tut):
+                continue
+            # A refused duplicate of an accepted name gets its own id, not pytest's "Echo0"/"Echo1".
+            suffix = "-refused" if tut.refusal is not None and sum(t.name == tut.name for t in put.tools) > 1 else ""
+            for rule in _rules(rules, tut):
+                params.append(pytest.param(Case(rule, put.index, index), id=f"{rule}-{put.name}-{tut.name}{suffix}",
+                                           marks=[getattr(pytest.mark, MARKER)(rule)]))
+    if not params:
+        loaded = [p for p in listing if p.ok]
+        applies_to = getattr(metafunc.function, "_toolconformance_applies_to", "")
+        why = (
+            "no plugin could be loaded (see test_plugin_loads)" if not loaded
+            else "not applicable: no tool of the plugins under test is one this check applies to"
+            + (f" ({applies_to})" if applies_to else "")
+        )
+        # Marked with its rules (where they do not depend on the subject), so that the report
+        # counts the rule as not applicable, not as never run.
+        marks = [getattr(pytest.mark, MARKER)(rule) for rule in ([] if callable(rules) else rules)]
+        params = [pytest.param(None, id="nothing-to-check", marks=[pytest.mark.skip(reason=why), *marks])]
+    metafunc.parametrize("case", params)

@@ -1,0 +1,191 @@
+"""The plugin readings: how the kit reads what a plugin's tool did (docs/readings.md).
+
+A refusal is recognised by what it says (:data:`REFUSAL`); a call the handler should have refused
+is failed only on evidence (:func:`success_evidence`); :class:`CallRecord` is one call and all the
+kit saw of it, with the properties the rules judge it by.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from pytest_toolconformance.findings import shorten
+from pytest_toolconformance.plugins.loaders import (
+    PluginToolError,
+)
+from reference_host.transport import is_transport_failure
+
+NETWORK_CODES = frozenset({"ECONNREFUSED", "ENOTFOUND", "ECONNRESET", "ETIMEDOUT", "EAI_AGAIN", "EHOSTUNREACH"})
+
+
+# What a refusal says, in the words real handlers use ("Error: UI not available", "no parameters are
+# accepted", "name must be a string", "Unknown parameter", "file not found").
+REFUSAL = re.compile(
+    r"\b(error|errors|invalid|must|required|requires|missing|unknown|unexpected|unrecognized|unsupported"
+    r"|not (allowed|available|supported|accepted|permitted|found|a valid|valid|recognized|expected)"
+    r"|no \w+ (is|are) (accepted|allowed|supported|expected)|cannot|can't|unable|refuse[sd]?|expected"
+    r"|no such|does not exist|doesn't exist|failed|denied|forbidden)\b",
+    re.IGNORECASE,
+)
+# What a handler shows when it used a value that was not there or not what it assumed.
+USED_BAD_VALUE = re.compile(r"\b(undefined|NaN)\b|\[object Object\]")
+
+
+def js_renderings(value: Any) -> list[str]:
+    """How a JS handler would print ``value`` (String(value) and JSON), for spotting an echo."""
+    out = {json.dumps(value, ensure_ascii=False, separators=(",", ":"))}
+    if isinstance(value, bool):
+        out.add("true" if value else "false")
+    elif value is None:
+        out.add("null")
+    elif isinstance(value, (int, float)):
+        out.add(str(int(value)) if float(value).is_integer() else repr(value))
+    elif isinstance(value, str):
+        out.add(value)
+    elif isinstance(value, list):
+        out.add(",".join("" if v is None else str(v) for v in value))
+    elif isinstance(value, dict):
+        out.add("[object Object]")
+    # Short renderings ("0", "", "a") appear in any text by chance: no evidence.
+    return sorted(r for r in out if len(r) >= 3)
+
+
+def success_evidence(record: CallRecord, bad_values: Sequence[Any], reference: CallRecord | None = None) -> str | None:
+    """Evidence that a call the handler should have refused was taken as valid, or None.
+
+    Reading: a handler that does not refuse breaking arguments is failed only on what a reader of
+    the seed would accept as evidence: it changed the workspace, echoed the bad value, showed that
+    it used a value that was not there (``undefined``, ``NaN``, ``[object Object]``), or answered
+    exactly as it answers the same call without the offending parameters.
+    """
+    if record.changed:
+        return f"it changed the working directory ({', '.join(record.changed[:3])})"
+    text = record.text
+    for value in bad_values:
+        for rendering in js_renderings(value):
+            if rendering in text:
+                return f"it echoed the bad value {rendering!r}"
+    used = USED_BAD_VALUE.search(text)
+    if used:
+        return f"its answer shows it used a value that was not given ({used.group(0)!r})"
+    if reference is not None and reference.answered and reference.comparable_text == record.comparable_text:
+        return f"it answered exactly as it answers {shorten(reference.arguments, 120)}"
+    return None
+
+
+def _word(name: str) -> re.Pattern[str]:
+    return re.compile(rf"(?<![A-Za-z0-9_]){re.escape(name)}(?![A-Za-z0-9_])")
+
+
+def text_of(result: Any) -> str:
+    """The text of a result, read leniently (a malformed result is REG-3's business, not this one's)."""
+    if isinstance(result, Mapping):
+        content = result.get("content")
+        if isinstance(content, list):
+            return "\n".join(str(item.get("text")) for item in content if isinstance(item, Mapping) and "text" in item)
+        if isinstance(content, str):
+            return content
+    return "" if result is None else str(result)
+
+
+@dataclass
+class CallRecord:
+    """One call and everything the kit saw of it."""
+
+    tool: str
+    plugin: str
+    arguments: Any
+    via: str  # "host" or "handler"
+    refusal: dict[str, Any] | None = None
+    handler_ran: bool = False
+    result: Any = None
+    error: BaseException | None = None
+    network: list[str] = field(default_factory=list)
+    reads: list[str] = field(default_factory=list)
+    changed: list[str] = field(default_factory=list)
+    host_text: str = ""
+    details: Any = None
+    workdir: str = ""
+
+    @property
+    def host_refused(self) -> bool:
+        return self.refusal is not None
+
+    @property
+    def thrown(self) -> bool:
+        return self.error is not None
+
+    @property
+    def transport_tagged(self) -> bool:
+        return is_transport_failure(self.error)
+
+    @property
+    def raw_network_fault(self) -> bool:
+        """The fault as the network stack raised it (not caught and re-raised as a new error)."""
+        error = self.error
+        if isinstance(error, PluginToolError):
+            return (error.code or "") in NETWORK_CODES or (
+                error.js_name == "TypeError" and error.js_message.startswith("fetch failed")
+            )
+        return isinstance(error, OSError)
+
+    @property
+    def text(self) -> str:
+        if self.refusal is not None:
+            return self.host_text
+        if self.error is not None:
+            # A JS error already reads "RangeError: message"; a Python one gets its class name.
+            return str(self.error) if isinstance(self.error, PluginToolError) else f"{type(self.error).__name__}: {self.error}"
+        return text_of(self.result)
+
+    @property
+    def blob(self) -> str:
+        """Text and details together, for finding echoed identity or access."""
+        return self.text + "\n" + shorten(self.details if self.details is not None else
+                                        (self.result.get("details") if isinstance(self.result, Mapping) else None), 100000)
+
+    @property
+    def comparable_text(self) -> str:
+        """The text with this call's own working directory taken out, to compare two calls' answers."""
+        return self.text.replace(self.workdir, "<cwd>") if self.workdir else self.text
+
+    def names(self, name: str) -> bool:
+        return bool(_word(name).search(self.text))
+
+    @property
+    def flagged_error(self) -> bool:
+        """The handler returned pi's error result (``isError: true``): an answer, and not a normal one."""
+        return isinstance(self.result, Mapping) and self.result.get("isError") is True
+
+    @property
+    def reads_as_refusal(self) -> bool:
+        """The answer is a refusal by what it says (an error, something invalid, missing or unavailable)."""
+        return self.flagged_error or bool(REFUSAL.search(self.text))
+
+    def refused(self, names: Sequence[str] = ()) -> bool:
+        """A refusal: the host refused, or the handler answered text that is one.
+
+        Reading: a refusal is recognised by what it is (a text that says no: an error, something
+        invalid, missing, unknown or unavailable), not only by naming the parameter; naming it is
+        advised (:meth:`names_any`), since the model acts on it best.
+        """
+        if self.host_refused:
+            return True
+        if self.thrown:
+            return False
+        return self.reads_as_refusal or any(self.names(n) for n in names)
+
+    def names_any(self, names: Sequence[str]) -> bool:
+        return self.host_refused or any(self.names(n) for n in names)
+
+    @property
+    def answered(self) -> bool:
+        return not self.host_refused and not self.thrown
+
+    def reproduce(self) -> str:
+        how = "through the host" if self.via == "host" else "handing them to its execute directly"
+        return f"call {self.tool} with {shorten(self.arguments, 600)} ({how})"

@@ -1,0 +1,240 @@
+"""What one plugin check is about: a plugin (and a tool), its sessions, calls, findings and advisories."""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+import json
+import secrets
+import shutil
+import tempfile
+import warnings
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pytest_toolconformance import options as settings_module
+from pytest_toolconformance.findings import Finding, ToolConformanceAdvisory, shorten
+from pytest_toolconformance.plugins.loaders import (
+    PluginExitError,
+    PluginTimeoutError,
+)
+from pytest_toolconformance.plugins.loaders.python_guard import guarded_call
+from pytest_toolconformance.plugins.parametrize import Case
+from pytest_toolconformance.plugins.readings import CallRecord, text_of
+from pytest_toolconformance.plugins.static import schema_error
+from pytest_toolconformance.plugins.under_test import BrokenTool, CallEntry, HostCouldNotCall, PluginRun, ToolBroken
+from pytest_toolconformance.plugins.workfolders import seed_folder, seeded_snapshot
+from pytest_toolconformance.tree import changes, snapshot
+from reference_host.asyncutil import CallTimeout, run_bounded
+from reference_host.context import CallContext, current_call
+
+
+@dataclass
+class HarnessSession:
+    session: Any
+    user: str
+    project: str
+    account: str
+
+    @property
+    def markers(self) -> tuple[str, str]:
+        return (self.user, self.project)
+
+
+def _answer_key(tool: str, via: str, arguments: Any) -> str | None:
+    try:
+        return f"{tool}\0{via}\0{json.dumps(arguments, allow_nan=False)}"  # in key order: a plugin may read it
+    except (TypeError, ValueError):
+        return None
+
+
+class Subject:
+    """What one test checks: a plugin (and a tool), with calls, findings and advisories."""
+
+    def __init__(self, request: pytest.FixtureRequest, case: Case, run: PluginRun) -> None:
+        self.request = request
+        self.case = case
+        self.rule = case.rule
+        self.run = run
+        self.plugin = run.plugin(case.plugin)
+        self.tool = self.plugin.tools[case.tool] if case.tool is not None else None
+        self.nodeid = request.node.nodeid
+        self._default: HarnessSession | None = None
+        self.calls_made = self.calls_recalled = 0
+        request.node.user_properties.append(("plugin", self.plugin.name))
+        if self.tool is not None:
+            request.node.user_properties.append(("tool", self.tool.name))
+
+    @property
+    def settings(self) -> settings_module.Settings:
+        return self.run.settings
+
+    # -- reporting ----------------------------------------------------------------------------
+    def finding(self, expected: str, did: str, record: CallRecord | None = None, *, fix: str | None = None,
+                rule: str | None = None) -> Finding:
+        where = f"tool {self.tool.name} of plugin {self.plugin.name}" if self.tool else f"plugin {self.plugin.name}"
+        return Finding(rule or self.rule, expected, did, subject="tool" if self.tool else "plugin", where=where,
+                       reproduction=record.reproduce() if record is not None else None, fix=fix)
+
+    def advise(self, message: str, rule: str | None = None) -> None:
+        rule = rule or self.rule
+        where = f"{self.plugin.name}/{self.tool.name}" if self.tool else self.plugin.name
+        text = f"[{rule}] {where}: {message}"
+        self.request.node.user_properties.append(("advisory", text))
+        with warnings.catch_warnings():
+            # Shown in the warnings summary, and never turned into a failure by -W error.
+            warnings.simplefilter("always", ToolConformanceAdvisory)
+            warnings.warn(ToolConformanceAdvisory(text), stacklevel=2)
+
+    @contextlib.contextmanager
+    def reporting(self) -> Iterator[None]:
+        """Turn a hung or crashed tool into one failure (the first test to meet it) and skips after."""
+        try:
+            yield
+        except ToolBroken:
+            self._broken()
+        except BaseExceptionGroup as group:
+            leaves = group.exceptions
+            if leaves and all(isinstance(e, ToolBroken) for e in leaves):
+                self._broken()
+            raise
+        except HostCouldNotCall as exc:
+            pytest.skip(str(exc))
+
+    def _broken(self) -> None:
+        assert self.tool is not None
+        info = self.plugin.broken[self.tool.name]
+        if info.nodeid == self.nodeid:
+            pytest.fail(f"[{self.rule}] {info.message}", pytrace=False)
+        pytest.skip(f"tool {self.tool.name} is unusable: it hung or crashed in {info.nodeid} (reported there)")
+
+    # -- sessions and calls -------------------------------------------------------------------
+    def open_session(self, *, owner: bool = False) -> HarnessSession:
+        """A session in the tool's scope, deferral off, with an identity and Project unique to it."""
+        put, tut = self.plugin, self.tool
+        assert put.host is not None
+        reg = tut.registration if tut is not None else None
+        tag = f"{next(put.ids):03d}{secrets.token_hex(2)}"
+        user, project = f"tc-user-{tag}", f"tc-proj-{tag}"
+        account = (reg.owner_user_id if reg is not None and reg.owner_user_id else None) or f"tc-account-{tag}"
+        projects = [project] + ([reg.project_id] if reg is not None and reg.project_id else [])
+        put.host.set_policy(account, {"projectIds": projects, "pluginGrants": ["*"], "owner": owner, "admin": False})
+        spec: dict[str, Any] = {"identity": {"userId": user, "owner": owner}, "account": account,
+                                "deferral": {"enabled": False}}
+        if reg is not None and reg.project_id:
+            spec["projectId"] = reg.project_id
+        if reg is not None and reg.platform:
+            spec["platform"] = reg.platform
+        session = put.host.open_session(spec)
+        put.markers[user] = put.markers[project] = session.id
+        return HarnessSession(session, user, project, account)
+
+    @property
+    def session(self) -> HarnessSession:
+        if self._default is None:
+            self._default = self.open_session()
+        return self._default
+
+    def foreign_markers(self, text: str, own: HarnessSession) -> list[str]:
+        """Markers of other kit sessions found in ``text`` (a sign of values kept across turns)."""
+        return [m for m in self.plugin.markers if m not in own.markers and m in text]
+
+    def require_callable(self) -> None:
+        assert self.tool is not None
+        problem = schema_error(self.tool.schema)
+        if problem is not None:
+            pytest.skip(f"tool {self.tool.name}'s schema is not a valid JSON Schema ({problem}); SCHEMA-2 reports it")
+        if self.tool.name in self.plugin.broken:
+            self._broken()
+
+    def _check_broken(self) -> None:
+        # One raise site for every ToolBroken, so hypothesis sees a single, stable failure.
+        assert self.tool is not None
+        if self.tool.name in self.plugin.broken:
+            raise ToolBroken(self.plugin.broken[self.tool.name].message)
+
+    def call(self, arguments: Any, *, via: str = "host", session: HarnessSession | None = None) -> CallRecord:
+        """Call the tool once in a fresh working directory; never raises for what the tool does.
+
+        In the default session, arguments the tool was already called with (by another rule, or
+        again while Hypothesis shrinks) get that call's record: one observation of the plugin,
+        judged by every rule that asks, and the same answer on every replay.
+        """
+        put, tut = self.plugin, self.tool
+        assert put.host is not None and tut is not None and tut.registration is not None
+        self._check_broken()
+        key = _answer_key(tut.name, via, arguments) if session is None else None
+        if key is not None and key in put.answers:
+            self.calls_recalled += 1
+            return put.answers[key]
+        self.calls_made += 1
+        session = session or self.session
+        call_id = f"tc-{put.index}-{next(put.ids)}"
+        workdir = Path(tempfile.mkdtemp(prefix="call-", dir=put.workdir))
+        seed_folder(workdir)
+        before = seeded_snapshot()
+        record = CallRecord(tut.name, put.name, copy.deepcopy(arguments), via, workdir=str(workdir))
+        attempts: list[str] = []
+        timed_out = False
+        try:
+            with self._environment(workdir, attempts):
+                if via == "host":
+                    try:
+                        outcome = session.session.call(tut.name, copy.deepcopy(arguments), call_id, cwd=str(workdir))
+                    except Exception as exc:  # noqa: BLE001 - the oracle's own failure, not the plugin's
+                        raise HostCouldNotCall(
+                            f"the reference host could not run {tut.name}: {type(exc).__name__}: {exc}"
+                        ) from exc
+                    record.refusal = outcome.refusal
+                    record.handler_ran = outcome.handler_ran
+                    record.host_text = text_of({"content": outcome.content})
+                    record.details = outcome.details if outcome.handler_ran else None
+                    timed_out = outcome.handler_ran and outcome.is_error and not put.calls.get(call_id, CallEntry()).finished
+                else:
+                    record.handler_ran = True
+                    token = current_call.set(CallContext(session.session, call_id, tut.name, str(workdir)))
+                    try:
+                        run_bounded(lambda: tut.tool.execute(call_id, copy.deepcopy(arguments)), put.host.call_timeout)
+                    except CallTimeout:
+                        timed_out = True
+                    except BaseException:  # noqa: BLE001 - recorded by the wrapper
+                        pass
+                    finally:
+                        current_call.reset(token)
+            entry = put.calls.pop(call_id, None) or CallEntry()
+            record.result, record.error = entry.result, entry.error
+            record.network = entry.network or attempts
+            record.reads = entry.reads
+            record.changed = changes(before, snapshot(workdir))
+        finally:
+            shutil.rmtree(workdir, ignore_errors=True)
+        if isinstance(record.error, (PluginTimeoutError, PluginExitError)) or timed_out:
+            self._mark_broken(record, timed_out)
+        elif key is not None:
+            put.answers[key] = record
+        return record
+
+    def _mark_broken(self, record: CallRecord, timed_out: bool) -> None:
+        assert self.tool is not None
+        if isinstance(record.error, (PluginTimeoutError, PluginExitError)):
+            message = str(record.error)
+        else:
+            message = (
+                f"tool {record.tool} of plugin {record.plugin} did not answer within {self.settings.timeout:g} s "
+                f"when called with {shorten(record.arguments)}; the kit abandoned the call. Look for a blocking call "
+                "or an endless loop in its execute"
+            )
+        self.plugin.broken[self.tool.name] = BrokenTool(message, self.nodeid, self.rule)
+        self._check_broken()
+
+    @contextlib.contextmanager
+    def _environment(self, workdir: Path, attempts: list[str]) -> Iterator[None]:
+        if self.plugin.kind != "python":
+            yield
+            return
+        with guarded_call(workdir, attempts):
+            yield

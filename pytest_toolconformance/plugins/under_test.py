@@ -1,0 +1,363 @@
+"""Plugins under test: loaded once per run, installed into the reference host, and recorded.
+
+Each ``--toolconformance-plugin`` is loaded and installed into its own in-process
+:class:`reference_host.Host` the first time collection asks for it (the tests are parametrized by
+the tools a plugin registers, so they must be known at collection). A plugin that cannot be loaded
+keeps its error, which one test per plugin reports; the others go on.
+
+Every tool's ``execute`` is wrapped at registration so that the kit sees the raw result or
+exception of each call, whether it came through the host's pipeline or was handed its arguments
+directly. Each call runs in a fresh temporary working directory seeded with a few files (Node:
+the bridge's ``cwd``; Python: ``chdir`` under a process-wide lock), with the network blocked and
+every attempt recorded.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import inspect
+import itertools
+import shutil
+import tempfile
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pytest_toolconformance import options as settings_module
+from pytest_toolconformance.plugins import workers
+from pytest_toolconformance.plugins.loaders import (
+    LoadedPlugin,
+    load_plugin,
+)
+from pytest_toolconformance.plugins.readings import CallRecord
+from pytest_toolconformance.plugins.workfolders import scratch_root, slug
+from reference_host import Host
+from reference_host.asyncutil import CallTimeout, run_bounded
+from reference_host.context import active_call
+from reference_host.errors import HostError
+from reference_host.registry import Finding as HostFinding
+from reference_host.registry import InstallReport, Refusal, Registration
+from reference_host.tools import Tool
+
+RUN_KEY = pytest.StashKey["PluginRun"]()
+
+
+class ToolBroken(Exception):
+    """A tool hung, or took its process down; later checks of it are skipped."""
+
+
+class HostCouldNotCall(Exception):
+    """The reference host itself could not run a call (the tool's schema is unusable)."""
+
+
+@dataclass
+class BrokenTool:
+    message: str
+    nodeid: str
+    rule: str
+
+
+# -- the plugins ----------------------------------------------------------------------------------
+
+
+@dataclass
+class CallEntry:
+    """What one wrapped ``execute`` saw: its raw result or exception."""
+
+    result: Any = None
+    error: BaseException | None = None
+    finished: bool = False
+    network: list[str] = field(default_factory=list)
+    reads: list[str] = field(default_factory=list)
+
+
+class ToolUnderTest:
+    """One tool a plugin registered (accepted), or tried to (refused)."""
+
+    def __init__(self, plugin: PluginUnderTest, name: str, registration: Registration | None,
+                 refusal: Refusal | None = None) -> None:
+        self.plugin = plugin
+        self.name = name
+        self.registration = registration
+        self.refusal = refusal
+
+    @property
+    def accepted(self) -> bool:
+        return self.registration is not None
+
+    @property
+    def tool(self) -> Tool:
+        assert self.registration is not None, f"tool {self.name} was refused"
+        return self.registration.tool
+
+    @property
+    def schema(self) -> dict[str, Any]:
+        return self.tool.parameters if self.registration is not None else {}
+
+    @property
+    def declared_schema(self) -> dict[str, Any]:
+        """The parameters the plugin declared, accepted or not (name checks read a refused tool too)."""
+        if self.registration is not None:
+            return self.tool.parameters
+        attempted = self.plugin.attempted.get(self.name)
+        return attempted if isinstance(attempted, dict) else {}
+
+    @property
+    def external(self) -> bool:
+        return bool(self.registration and self.registration.external)
+
+    def __repr__(self) -> str:
+        return f"<tool {self.plugin.name}/{self.name}>"
+
+
+class PluginUnderTest:
+    """One ``--toolconformance-plugin``: loaded, installed, or the reason it could not be."""
+
+    def __init__(self, index: int, spec: str, path: Path) -> None:
+        self.index = index
+        self.spec = spec
+        self.path = path
+        self.name = path.stem if path.suffix else path.name
+        self.kind: str | None = None
+        self.loaded: LoadedPlugin | None = None
+        self.host: Host | None = None
+        self.report: InstallReport | None = None
+        self.register_findings: list[HostFinding] = []
+        self.error: str | None = None
+        self.error_rule = "REG-1"
+        self.tools: list[ToolUnderTest] = []
+        self.broken: dict[str, BrokenTool] = {}
+        self.calls: dict[str, CallEntry] = {}
+        self.answers: dict[str, CallRecord] = {}  # see Subject.call
+        self.attempted: dict[str, Any] = {}  # tool name -> the parameters it was registered with
+        self.markers: dict[str, str] = {}
+        self.ids = itertools.count(1)
+        self.workdir = Path(tempfile.mkdtemp(prefix=f"toolconformance-{slug(self.name)}-", dir=scratch_root()))
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None and self.host is not None
+
+    def describe(self) -> str:
+        if self.error is not None:
+            return f"NOT LOADED: {self.error}"
+        assert self.report is not None
+        refused = f", {len(self.report.refused)} refused" if self.report.refused else ""
+        return f"{self.kind} plugin, {len(self.report.accepted)} tool(s) installed{refused}"
+
+    def close(self) -> None:
+        plugin = self.loaded.plugin if self.loaded is not None else None
+        closer = getattr(plugin, "close", None)
+        if callable(closer) and self.kind == "node":
+            with contextlib.suppress(Exception):
+                closer()
+        if self.host is not None:
+            with contextlib.suppress(Exception):
+                self.host.close()
+        shutil.rmtree(self.workdir, ignore_errors=True)
+
+
+class _Recorder:
+    """The ``execute`` the host sees: runs the plugin's own and keeps what it did per call id."""
+
+    def __init__(self, plugin: PluginUnderTest, execute: Callable[..., Any]) -> None:
+        self.plugin = plugin
+        self.execute = execute
+        self.node = plugin.kind == "node"
+
+    def __call__(self, call_id: str, params: dict[str, Any]) -> Any:
+        entry = self.plugin.calls.setdefault(call_id, CallEntry())
+        if self.node:
+            call = active_call()
+            node = self.plugin.loaded.plugin if self.plugin.loaded is not None else None
+            try:
+                value = self.execute(call_id, params, cwd=call.cwd if call is not None else None)
+            except BaseException as exc:
+                entry.error, entry.finished = exc, True
+                entry.network = list(getattr(exc, "network", None) or getattr(node, "last_network_attempts", []))
+                entry.reads = list(getattr(node, "last_ctx_reads", []))
+                raise
+            entry.result, entry.finished = value, True
+            entry.network = list(getattr(node, "last_network_attempts", []))
+            entry.reads = list(getattr(node, "last_ctx_reads", []))
+            return value
+        try:
+            value = self.execute(call_id, params)
+        except BaseException as exc:
+            entry.error, entry.finished = exc, True
+            raise
+        if inspect.isawaitable(value):
+            return self._finish(entry, value)
+        entry.result, entry.finished = value, True
+        return value
+
+    async def _finish(self, entry: CallEntry, awaitable: Any) -> Any:
+        try:
+            value = await awaitable
+        except BaseException as exc:
+            entry.error, entry.finished = exc, True
+            raise
+        entry.result, entry.finished = value, True
+        return value
+
+
+class _RecordingContext:
+    """The ``ctx`` the plugin's ``register`` gets: the host's own, with each tool's execute wrapped."""
+
+    def __init__(self, ctx: Any, plugin: PluginUnderTest) -> None:
+        self._ctx = ctx
+        self._plugin = plugin
+
+    def register_tool(self, tool: Any, *args: Any, **options: Any) -> Any:
+        name = getattr(tool, "name", None)
+        if isinstance(name, str):
+            self._plugin.attempted.setdefault(name, getattr(tool, "parameters", None))
+        if isinstance(tool, Tool) and callable(tool.execute):
+            tool = dataclasses.replace(tool, execute=_Recorder(self._plugin, tool.execute))
+        return self._ctx.register_tool(tool, *args, **options)
+
+    registerTool = register_tool  # noqa: N815 - the JS name, as the host's ctx has it
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._ctx, name)
+
+
+class _RecordingPlugin:
+    def __init__(self, plugin: Any, under_test: PluginUnderTest, name: str) -> None:
+        self._plugin = plugin
+        self._under_test = under_test
+        self.__name__ = name
+
+    def register(self, ctx: Any) -> Any:
+        return self._plugin.register(_RecordingContext(ctx, self._under_test))
+
+
+def _bounded(fn: Callable[[], Any], timeout: float, what: str) -> Any:
+    try:
+        return run_bounded(fn, timeout)
+    except CallTimeout:
+        raise TimeoutError(f"{what} did not finish within {timeout:g} s") from None
+
+
+def load_and_install(index: int, spec: str, path: Path, timeout: float) -> PluginUnderTest:
+    """Load one plugin and install it into a fresh reference host; errors are kept, not raised."""
+    put = PluginUnderTest(index, spec, path)
+    try:
+        # An import that never returns (a Python module looping at top level) must not hang collection.
+        loaded: LoadedPlugin = _bounded(lambda: load_plugin(path, timeout=timeout, workspace=put.workdir), timeout + 5,
+                                        f"loading {spec}")
+    except HostError as exc:
+        put.error, put.error_rule = f"could not load plugin {spec}: {exc.detail}", exc.rule or "REG-1"
+        return put
+    except Exception as exc:  # noqa: BLE001 - whatever a plugin does wrong is reported as its failure
+        put.error = f"could not load plugin {spec}: {type(exc).__name__}: {exc}"
+        return put
+    put.loaded, put.name, put.kind = loaded, loaded.name, loaded.kind
+    if loaded.kind == "node":
+        # Each call runs in a folder under the plugin's workdir: the only place it may write.
+        loaded.plugin.writable.append(str(put.workdir))
+    # The node side has its own per-request timeout with a better message; the host's is a backstop.
+    slack = 2.0 if loaded.kind == "node" else 0.0
+    # A JS load is import + register + pi's startup, each bounded by the node loader.
+    register_bound = timeout + slack
+    if loaded.kind == "node":
+        register_bound += getattr(loaded.plugin, "import_timeout", 0.0) + timeout
+    host = Host(call_timeout=timeout + slack, register_timeout=register_bound)
+    try:
+        report = host.install_plugin(_RecordingPlugin(loaded.plugin, put, loaded.name), manifest=loaded.manifest,
+                                     name=loaded.name)
+    except HostError as exc:
+        put.error, put.error_rule = f"plugin {put.name} ({spec}) could not be installed: {exc.detail}", exc.rule or "REG-1"
+        _close_quietly(loaded)
+        return put
+    except Exception as exc:  # noqa: BLE001
+        put.error = f"plugin {put.name} ({spec}) could not be installed: {type(exc).__name__}: {exc}"
+        _close_quietly(loaded)
+        return put
+    put.host, put.report = host, report
+    # Snapshot now: later reads happen inside calls and are never register-time findings.
+    put.register_findings = [f for f in report.findings if f.rule == "SCOPE-4"]
+    for name in report.accepted:
+        reg = host.registry.get(name)
+        if reg is not None:
+            put.tools.append(ToolUnderTest(put, name, reg))
+    for refusal in report.refused:
+        put.tools.append(ToolUnderTest(put, refusal.tool, None, refusal))
+    return put
+
+
+def _close_quietly(loaded: LoadedPlugin) -> None:
+    closer = getattr(loaded.plugin, "close", None)
+    if loaded.kind == "node" and callable(closer):
+        with contextlib.suppress(Exception):
+            closer()
+
+
+class PluginRun:
+    """Every plugin of this run, loaded on first use and closed when the run ends."""
+
+    def __init__(self, config: pytest.Config) -> None:
+        self.config = config
+        self.settings = settings_module.of(config)
+        self._loaded: dict[int, PluginUnderTest] = {}
+        self._listing: list[Any] | None = None
+        self._shared = workers.shared_folder(config)
+
+    def _load(self, index: int) -> PluginUnderTest:
+        if index not in self._loaded:
+            spec = self.settings.plugins[index]
+            path = settings_module.resolve_path(self.config, "toolconformance_plugin", spec)
+            self._loaded[index] = load_and_install(index, spec, path, self.settings.timeout)
+        return self._loaded[index]
+
+    @property
+    def plugins(self) -> list[PluginUnderTest]:
+        """Every plugin, loaded and installed (in this process)."""
+        return [self._load(index) for index in range(len(self.settings.plugins))]
+
+    @property
+    def _plugins(self) -> list[PluginUnderTest] | None:
+        # The plugins loaded so far, for the terminal summary (every one, in a single process).
+        return [self._loaded[i] for i in sorted(self._loaded)] or None
+
+    def listing(self) -> Sequence[Any]:
+        """What collection reads of each plugin: the plugins themselves, or on an xdist worker the
+        run's shared listing (see :mod:`.workers`), so that no worker loads every plugin."""
+        if self._shared is None:
+            return self.plugins
+        if self._listing is None:
+            worker = str(getattr(self.config, "workerinput", {}).get("workerid", ""))
+            self._listing = workers.shared_listing(self._shared, len(self.settings.plugins), self._load, worker)
+        return self._listing
+
+    def plugin(self, index: int) -> PluginUnderTest:
+        """The plugin a check is about, loaded in this process; a check collected from another
+        load's listing fails if this load registered other tools."""
+        listed = self._listing[index] if self._listing is not None else None
+        if isinstance(listed, workers.ListedPlugin) and not listed.ok and index not in self._loaded:
+            # Its load failed where it was listed: the failure is the finding, not worth a second timeout.
+            put = PluginUnderTest(index, listed.spec, Path(listed.spec))
+            put.name, put.error, put.error_rule = listed.name, listed.error, listed.error_rule
+            self._loaded[index] = put
+        put = self._load(index)
+        if isinstance(listed, workers.ListedPlugin):
+            problem = workers.mismatch(listed, put)
+            if problem is not None:
+                pytest.fail(problem, pytrace=False)
+        return put
+
+    def close(self) -> None:
+        for put in self._loaded.values():
+            put.close()
+
+
+def plugin_run(config: pytest.Config) -> PluginRun:
+    run = config.stash.get(RUN_KEY, None)
+    if run is None:
+        run = config.stash[RUN_KEY] = PluginRun(config)
+        config.add_cleanup(run.close)
+    return run
