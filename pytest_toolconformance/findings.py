@@ -37,6 +37,15 @@ def shorten(value: Any, limit: int = 300, *, verbatim: bool = False) -> str:
     return text[: max(0, limit - len(suffix))] + suffix
 
 
+class StepOutOfTime(Exception):
+    """A step of a plugin (its import, register or one call) ran out of its time bound, twice.
+
+    Reported *errored*, never as a rule's failure: the step did not finish, so no rule could be judged
+    on it. The message names the phase, the arguments of a call, the bounds it was given and how to
+    rerun just this check.
+    """
+
+
 class Finding(AssertionError):
     """A rule did not hold, told as rule, subject, expected, what happened, reproduction and fix.
 

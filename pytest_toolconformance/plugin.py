@@ -25,6 +25,7 @@ from pytest_toolconformance.fixtures import (  # noqa: F401 - fixtures are disco
 )
 from pytest_toolconformance.host.connect import ADAPTER_KEY, configured_adapter
 from pytest_toolconformance.host.wire import outcomes as wire_outcomes
+from pytest_toolconformance.plugins import bounds
 from pytest_toolconformance.report.hooks import register_reporting
 
 SUITES_DIR = Path(__file__).parent / "suites" / "host"
@@ -66,6 +67,8 @@ def pytest_configure(config: pytest.Config) -> None:
     if settings.plugin_suites:
         from pytest_toolconformance.suites.plugin import configure as configure_plugin_suites
 
+        bounds.configure(config)
+
         configure_plugin_suites(config, settings)
     in_scope = [d for d, on in ((SUITES_DIR, settings.host_suites), (PLUGIN_SUITES_DIR, settings.plugin_suites)) if on]
     # Naming one of the kit's suite folders (or a module in it) runs just that; otherwise every one in scope.
@@ -78,6 +81,8 @@ def pytest_configure(config: pytest.Config) -> None:
 def pytest_configure_node(node: Any) -> None:
     # pytest-xdist: every worker checks with the controller's seed, so a random seed is one seed per run.
     node.workerinput[options.WORKER_SEED] = options.of(node.config).seed
+    if bounds.CALIBRATION_KEY in node.config.stash:
+        node.workerinput[bounds.WORKER_FACTOR] = bounds.of(node.config).factor
 
 
 @pytest.hookimpl(wrapper=True)
@@ -97,6 +102,7 @@ def pytest_report_header(config: pytest.Config) -> list[str] | None:
     lines = settings.header_lines()
     lines.insert(1, f"toolconformance: {settings.seed_sentence()}")
     if settings.plugin_suites:
+        lines.append(f"toolconformance: {bounds.of(config).sentence(settings.timeout)}")
         lines += _proc.confinement_header()
     adapter = config.stash.get(ADAPTER_KEY, None)
     if adapter is not None:

@@ -17,7 +17,8 @@ from typing import Any
 import pytest
 
 from pytest_toolconformance import options as settings_module
-from pytest_toolconformance.findings import Finding, ToolConformanceAdvisory, shorten
+from pytest_toolconformance.findings import Finding, StepOutOfTime, ToolConformanceAdvisory, shorten
+from pytest_toolconformance.plugins.bounds import RETRY_FACTOR
 from pytest_toolconformance.plugins.loaders import (
     PluginExitError,
     PluginTimeoutError,
@@ -64,6 +65,7 @@ class Subject:
         self.tool = self.plugin.tools[case.tool] if case.tool is not None else None
         self.nodeid = request.node.nodeid
         self._default: HarnessSession | None = None
+        self._hung_here: str | None = None  # a call of this check ran out of time: it ends errored
         self.calls_made = self.calls_recalled = 0
         request.node.user_properties.append(("plugin", self.plugin.name))
         if self.tool is not None:
@@ -92,7 +94,8 @@ class Subject:
 
     @contextlib.contextmanager
     def reporting(self) -> Iterator[None]:
-        """Turn a hung or crashed tool into one failure (the first test to meet it) and skips after."""
+        """Turn a hung call into one *errored* check and a crashed tool into one failure; a tool that
+        crashed, or hung on two different calls, is skipped by the checks after."""
         try:
             yield
         except ToolBroken:
@@ -107,10 +110,13 @@ class Subject:
 
     def _broken(self) -> None:
         assert self.tool is not None
+        if self._hung_here is not None:
+            raise StepOutOfTime(f"[{self.rule}] {self._hung_here}")
         info = self.plugin.broken[self.tool.name]
         if info.nodeid == self.nodeid:
             pytest.fail(f"[{self.rule}] {info.message}", pytrace=False)
-        pytest.skip(f"tool {self.tool.name} is unusable: it hung or crashed in {info.nodeid} (reported there)")
+        what = "hung on two different calls" if info.out_of_time else "crashed"
+        pytest.skip(f"tool {self.tool.name} is unusable: it {what} (reported in {info.nodeid})")
 
     # -- sessions and calls -------------------------------------------------------------------
     def open_session(self, *, owner: bool = False) -> HarnessSession:
@@ -154,6 +160,8 @@ class Subject:
     def _check_broken(self) -> None:
         # One raise site for every ToolBroken, so hypothesis sees a single, stable failure.
         assert self.tool is not None
+        if self._hung_here is not None:
+            raise ToolBroken(self._hung_here)
         if self.tool.name in self.plugin.broken:
             raise ToolBroken(self.plugin.broken[self.tool.name].message)
 
@@ -163,6 +171,11 @@ class Subject:
         In the default session, arguments the tool was already called with (by another rule, or
         again while Hypothesis shrinks) get that call's record: one observation of the plugin,
         judged by every rule that asks, and the same answer on every replay.
+
+        A call that runs out of its bound is made once more with :data:`~.bounds.RETRY_FACTOR` times
+        the bound (and the tool keeps that bound: it is slow here, not hung). One that runs out again
+        ends this check as *errored* (:class:`StepOutOfTime`), never as a rule's failure; the tool's
+        other checks go on, unless it hangs on a second, different call too.
         """
         put, tut = self.plugin, self.tool
         assert put.host is not None and tut is not None and tut.registration is not None
@@ -171,8 +184,35 @@ class Subject:
         if key is not None and key in put.answers:
             self.calls_recalled += 1
             return put.answers[key]
-        self.calls_made += 1
+        hung = put.hung.setdefault(tut.name, {})
+        if key is not None and key in hung:
+            self._hang(hung[key])
         session = session or self.session
+        scale = put.bound_scale.get(tut.name, 1.0)
+        record, out_of_time = self._attempt(arguments, via, session, scale)
+        retried = False
+        if out_of_time and scale < RETRY_FACTOR:
+            put.bound_scale[tut.name] = scale = RETRY_FACTOR
+            record, out_of_time = self._attempt(arguments, via, session, scale)
+            retried = True
+        if out_of_time:
+            message = self._hang_message(record, scale, retried)
+            hung[key or f"unkeyed-{len(hung)}"] = message
+            if len(hung) >= 2:
+                put.broken[tut.name] = BrokenTool(message, self.nodeid, self.rule, out_of_time=True)
+            self._hang(message)
+        if isinstance(record.error, PluginExitError):
+            self.plugin.broken[tut.name] = BrokenTool(str(record.error), self.nodeid, self.rule)
+            self._check_broken()
+        if key is not None:
+            put.answers[key] = record
+        return record
+
+    def _attempt(self, arguments: Any, via: str, session: HarnessSession, scale: float) -> tuple[CallRecord, bool]:
+        """One call at ``scale`` times the plugin's bound: its record, and whether it ran out of time."""
+        put, tut = self.plugin, self.tool
+        assert put.host is not None and tut is not None
+        self.calls_made += 1
         call_id = f"tc-{put.index}-{next(put.ids)}"
         workdir = Path(tempfile.mkdtemp(prefix="call-", dir=put.workdir))
         seed_folder(workdir)
@@ -181,7 +221,7 @@ class Subject:
         attempts: list[str] = []
         timed_out = False
         try:
-            with self._environment(workdir, attempts):
+            with self._environment(workdir, attempts), self._bounds_scaled(scale):
                 if via == "host":
                     try:
                         outcome = session.session.call(tut.name, copy.deepcopy(arguments), call_id, cwd=str(workdir))
@@ -212,23 +252,42 @@ class Subject:
             record.changed = changes(before, snapshot(workdir))
         finally:
             shutil.rmtree(workdir, ignore_errors=True)
-        if isinstance(record.error, (PluginTimeoutError, PluginExitError)) or timed_out:
-            self._mark_broken(record, timed_out)
-        elif key is not None:
-            put.answers[key] = record
-        return record
+        return record, timed_out or isinstance(record.error, PluginTimeoutError)
 
-    def _mark_broken(self, record: CallRecord, timed_out: bool) -> None:
-        assert self.tool is not None
-        if isinstance(record.error, (PluginTimeoutError, PluginExitError)):
-            message = str(record.error)
-        else:
-            message = (
-                f"tool {record.tool} of plugin {record.plugin} did not answer within {self.settings.timeout:g} s "
-                f"when called with {shorten(record.arguments)}; the kit abandoned the call. Look for a blocking call "
-                "or an endless loop in its execute"
-            )
-        self.plugin.broken[self.tool.name] = BrokenTool(message, self.nodeid, self.rule)
+    @contextlib.contextmanager
+    def _bounds_scaled(self, scale: float) -> Iterator[None]:
+        """The plugin's bounds (the host's on a call, the node loader's on a request) times ``scale``."""
+        put = self.plugin
+        assert put.host is not None
+        node = put.loaded.plugin if put.loaded is not None and put.kind == "node" else None
+        saved = (put.host.call_timeout, getattr(node, "timeout", None))
+        put.host.call_timeout = saved[0] * scale
+        if node is not None:
+            node.timeout = saved[1] * scale
+        try:
+            yield
+        finally:
+            put.host.call_timeout = saved[0]
+            if node is not None:
+                node.timeout = saved[1]
+
+    def _hang_message(self, record: CallRecord, scale: float, retried: bool) -> str:
+        bound = self.plugin.bound
+        within = (f"within {bound:g} s, nor within {bound * scale:g} s when called again" if retried
+                  else f"within {bound * scale:g} s")
+        how = "through the host" if record.via == "host" else "handing them to its execute directly"
+        tail = ""
+        if isinstance(record.error, PluginTimeoutError) and "Node stderr:" in str(record.error):
+            tail = ". Node stderr:" + str(record.error).split("Node stderr:", 1)[1]
+        return (
+            f"phase call: tool {record.tool} of plugin {record.plugin} did not answer {within} when called with "
+            f"{shorten(record.arguments)} ({how}); the kit abandoned the call. This check is errored, not failed: "
+            "no rule can be judged on a call that does not end. Look for a blocking call, a promise that never "
+            f"settles or an endless loop in its execute{tail}"
+        )
+
+    def _hang(self, message: str) -> None:
+        self._hung_here = message
         self._check_broken()
 
     @contextlib.contextmanager

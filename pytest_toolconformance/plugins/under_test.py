@@ -28,13 +28,16 @@ from typing import Any
 import pytest
 
 from pytest_toolconformance import options as settings_module
-from pytest_toolconformance.plugins import workers
+from pytest_toolconformance.findings import exception_in
+from pytest_toolconformance.plugins import bounds, workers
+from pytest_toolconformance.plugins.bounds import RETRY_FACTOR, kit_setup_bound
 from pytest_toolconformance.plugins.loaders import (
     LoadedPlugin,
+    PluginTimeoutError,
     load_plugin,
 )
 from pytest_toolconformance.plugins.readings import CallRecord
-from pytest_toolconformance.plugins.workfolders import scratch_root, slug
+from pytest_toolconformance.plugins.workfolders import scratch_root, seed_folder, slug
 from reference_host import Host
 from reference_host.asyncutil import CallTimeout, run_bounded
 from reference_host.context import active_call
@@ -47,7 +50,7 @@ RUN_KEY = pytest.StashKey["PluginRun"]()
 
 
 class ToolBroken(Exception):
-    """A tool hung, or took its process down; later checks of it are skipped."""
+    """A call of the tool hung, or took its process down: the check that met it ends there."""
 
 
 class HostCouldNotCall(Exception):
@@ -56,9 +59,12 @@ class HostCouldNotCall(Exception):
 
 @dataclass
 class BrokenTool:
+    """A tool no later check can use: it crashed its process, or hung on two different calls."""
+
     message: str
     nodeid: str
     rule: str
+    out_of_time: bool = False
 
 
 # -- the plugins ----------------------------------------------------------------------------------
@@ -129,8 +135,15 @@ class PluginUnderTest:
         self.register_findings: list[HostFinding] = []
         self.error: str | None = None
         self.error_rule = "REG-1"
+        # The phase a load ran out of time in (twice, after load_and_install's retry): errored, not failed.
+        self.out_of_time: str | None = None
+        self.bound = 0.0  # seconds per plugin step this plugin was loaded with
         self.tools: list[ToolUnderTest] = []
         self.broken: dict[str, BrokenTool] = {}
+        # Calls that ran out of time (twice: at the bound and when retried), by tool and answer key.
+        self.hung: dict[str, dict[str, str]] = {}
+        # A tool that needed its retry's longer bound once keeps it (it is slow here, not hung).
+        self.bound_scale: dict[str, float] = {}
         self.calls: dict[str, CallEntry] = {}
         self.answers: dict[str, CallRecord] = {}  # see Subject.call
         self.attempted: dict[str, Any] = {}  # tool name -> the parameters it was registered with
@@ -244,12 +257,35 @@ def _bounded(fn: Callable[[], Any], timeout: float, what: str) -> Any:
 
 
 def load_and_install(index: int, spec: str, path: Path, timeout: float) -> PluginUnderTest:
-    """Load one plugin and install it into a fresh reference host; errors are kept, not raised."""
+    """Load one plugin and install it into a fresh reference host; errors are kept, not raised.
+
+    A load that runs out of time is tried once more with :data:`~.bounds.RETRY_FACTOR` times the
+    bound (a busy machine, not a hung plugin); if it runs out again, the plugin is *errored* with the
+    phase it was in, never failed under a rule.
+    """
+    put = _load_once(index, spec, path, timeout)
+    if put.out_of_time is None:
+        return put
+    put.close()
+    retried = _load_once(index, spec, path, timeout * RETRY_FACTOR)
+    if retried.out_of_time is not None:
+        retried.error = (f"{retried.error} It ran out of time again when retried with {timeout * RETRY_FACTOR:g} s, "
+                         "so the kit could not check it: this is an error of the run, not a rule's failure")
+    return retried
+
+
+def _load_once(index: int, spec: str, path: Path, timeout: float) -> PluginUnderTest:
     put = PluginUnderTest(index, spec, path)
+    # Seeded before the plugin's process starts: a plugin that keeps process.cwd() from its load finds
+    # the same files a call's folder holds.
+    seed_folder(put.workdir)
     try:
         # An import that never returns (a Python module looping at top level) must not hang collection.
         loaded: LoadedPlugin = _bounded(lambda: load_plugin(path, timeout=timeout, workspace=put.workdir), timeout + 5,
                                         f"loading {spec}")
+    except TimeoutError as exc:
+        put.error, put.out_of_time = f"could not load plugin {spec}: {exc}", "import"
+        return put
     except HostError as exc:
         put.error, put.error_rule = f"could not load plugin {spec}: {exc.detail}", exc.rule or "REG-1"
         return put
@@ -262,15 +298,21 @@ def load_and_install(index: int, spec: str, path: Path, timeout: float) -> Plugi
         loaded.plugin.writable.append(str(put.workdir))
     # The node side has its own per-request timeout with a better message; the host's is a backstop.
     slack = 2.0 if loaded.kind == "node" else 0.0
-    # A JS load is import + register + pi's startup, each bounded by the node loader.
+    # A JS load is the kit's set-up + import + register + pi's startup, each bounded by the node loader.
     register_bound = timeout + slack
     if loaded.kind == "node":
-        register_bound += getattr(loaded.plugin, "import_timeout", 0.0) + timeout
+        register_bound += kit_setup_bound(timeout) + getattr(loaded.plugin, "import_timeout", 0.0) + timeout
     host = Host(call_timeout=timeout + slack, register_timeout=register_bound)
+    put.bound = timeout
     try:
         report = host.install_plugin(_RecordingPlugin(loaded.plugin, put, loaded.name), manifest=loaded.manifest,
                                      name=loaded.name)
     except HostError as exc:
+        timed_out = exception_in(exc, PluginTimeoutError)
+        if timed_out is not None:
+            put.out_of_time = timed_out.phase  # type: ignore[attr-defined]
+        elif "did not finish within" in exc.detail:  # the host's own bound on a Python register()
+            put.out_of_time = "register"
         put.error, put.error_rule = f"plugin {put.name} ({spec}) could not be installed: {exc.detail}", exc.rule or "REG-1"
         _close_quietly(loaded)
         return put
@@ -303,6 +345,8 @@ class PluginRun:
     def __init__(self, config: pytest.Config) -> None:
         self.config = config
         self.settings = settings_module.of(config)
+        # One plugin step's bound on this machine now (--toolconformance-timeout, stretched by the load).
+        self.bound = bounds.of(config).bound(self.settings.timeout)
         self._loaded: dict[int, PluginUnderTest] = {}
         self._listing: list[Any] | None = None
         self._shared = workers.shared_folder(config)
@@ -311,7 +355,7 @@ class PluginRun:
         if index not in self._loaded:
             spec = self.settings.plugins[index]
             path = settings_module.resolve_path(self.config, "toolconformance_plugin", spec)
-            self._loaded[index] = load_and_install(index, spec, path, self.settings.timeout)
+            self._loaded[index] = load_and_install(index, spec, path, self.bound)
         return self._loaded[index]
 
     @property
@@ -342,6 +386,7 @@ class PluginRun:
             # Its load failed where it was listed: the failure is the finding, not worth a second timeout.
             put = PluginUnderTest(index, listed.spec, Path(listed.spec))
             put.name, put.error, put.error_rule = listed.name, listed.error, listed.error_rule
+            put.out_of_time = listed.out_of_time
             self._loaded[index] = put
         put = self._load(index)
         if isinstance(listed, workers.ListedPlugin):

@@ -76,6 +76,7 @@ class ListedPlugin:
     error: str | None
     error_rule: str
     tools: list[ListedTool]
+    out_of_time: str | None = None
 
     @property
     def ok(self) -> bool:
@@ -86,7 +87,7 @@ def listing_of(put: Any) -> dict[str, Any]:
     """The JSON listing of a loaded ``PluginUnderTest``."""
     return {
         "spec": put.spec, "name": put.name, "error": put.error if not put.ok else None,
-        "error_rule": put.error_rule,
+        "error_rule": put.error_rule, "out_of_time": put.out_of_time,
         "tools": [{"name": t.name, "accepted": t.accepted, "refusal": t.refusal.rule if t.refusal else None,
                    "schema": t.schema, "declared_schema": t.declared_schema, "external": t.external}
                   for t in put.tools],
@@ -94,7 +95,8 @@ def listing_of(put: Any) -> dict[str, Any]:
 
 
 def from_listing(index: int, data: dict[str, Any]) -> ListedPlugin:
-    plugin = ListedPlugin(index, data["spec"], data["name"], data["error"], data["error_rule"], [])
+    plugin = ListedPlugin(index, data["spec"], data["name"], data["error"], data["error_rule"], [],
+                          data.get("out_of_time"))
     plugin.tools = [ListedTool(plugin, t["name"], t["accepted"], ListedRefusal(t["refusal"]) if t["refusal"] else None,
                                t["schema"], t["declared_schema"], t["external"]) for t in data["tools"]]
     return plugin

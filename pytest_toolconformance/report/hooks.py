@@ -22,7 +22,7 @@ import pytest
 
 from pytest_toolconformance import __version__
 from pytest_toolconformance._proc import confinement_summary
-from pytest_toolconformance.findings import Finding, finding_in
+from pytest_toolconformance.findings import Finding, StepOutOfTime, exception_in, finding_in
 from pytest_toolconformance.host.connect import DEFAULT_HOST
 from pytest_toolconformance.options import Settings, resolve_path
 from pytest_toolconformance.report import deviations as deviations_file
@@ -48,8 +48,12 @@ UNFINISHED = "the run did not finish: this is the report written when it started
 
 def rerun_line(settings: Settings, config: pytest.Config, item: pytest.Item, finding: Finding) -> str:
     """A command to paste that checks this finding again, with the same generated cases."""
+    return _rerun(settings, config, item, finding.rule, finding.subject)
+
+
+def _rerun(settings: Settings, config: pytest.Config, item: pytest.Item, rule: str, subject: str) -> str:
     parts = ["pytest"]
-    if finding.subject == "host":
+    if subject == "host":
         parts.append("--toolconformance")
         if settings.host != DEFAULT_HOST:
             parts.append(f"--toolconformance-host={settings.host}")
@@ -58,7 +62,7 @@ def rerun_line(settings: Settings, config: pytest.Config, item: pytest.Item, fin
     parts.append(f"--toolconformance-seed={settings.seed}")
     props = dict(item.user_properties)
     name = props.get("tool") or props.get("plugin") or getattr(item, "originalname", None) or item.name
-    parts.append(f'-k "{finding.rule} and {name}"')
+    parts.append(f'-k "{rule} and {name}"')
     return " ".join(parts)
 
 
@@ -118,6 +122,13 @@ class ReportingPlugin:
         if report.when != "call" or not report.failed or call.excinfo is None:
             return report
         finding = finding_in(call.excinfo.value)
+        step = exception_in(call.excinfo.value, StepOutOfTime)
+        if finding is None and step is not None:
+            # Told once, with its rerun line: not the message twice around "During handling of ...".
+            rules = [str(v) for k, v in item.user_properties if k == "rule"]
+            subject = "host" if not any(k == "plugin" for k, _ in item.user_properties) else "plugin"
+            text = f"{step}\n  rerun: {_rerun(self.settings, self.config, item, rules[0] if rules else '', subject)}"
+            report.longrepr = text
         if finding is not None:
             text = f"{finding.text()}\n  rerun: {rerun_line(self.settings, self.config, item, finding)}"
             report.user_properties.append((FINDING_PROPERTY, text))

@@ -3,7 +3,8 @@
 pytest reports an exception raised in a test body as *failed*, whatever its type. A
 :class:`~pytest_toolconformance.host.client.HostProtocolError` (a :class:`WireProtocolError`, or an
 in-process adapter answering a non-object) means the host could not be checked at all, and so does
-a :class:`~.errors.WireHostUnusable` (a request refused after such a fault), so these
+a :class:`~.errors.WireHostUnusable` (a request refused after such a fault), and so does a plugin
+step out of time (:class:`~pytest_toolconformance.findings.StepOutOfTime`), so these
 hooks turn such a call-phase failure into an *error*: "E" in the progress line, "ERROR at call of"
 in the summary, counted among the errors, and a junit property ``toolconformance_errored``
 carrying the message. Faults in fixture setup (the ``toolconformance_host`` fixture resets the
@@ -17,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from pytest_toolconformance.findings import exception_in
+from pytest_toolconformance.findings import StepOutOfTime, exception_in
 from pytest_toolconformance.host.client import HostProtocolError
 from pytest_toolconformance.host.wire.errors import WireHostUnusable
 
@@ -29,7 +30,7 @@ ATTRIBUTE = "toolconformance_errored"
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Generator[None, Any, Any]:
     report = yield
     if call.when == "call" and report.failed and call.excinfo is not None:
-        found = exception_in(call.excinfo.value, (HostProtocolError, WireHostUnusable))
+        found = exception_in(call.excinfo.value, (HostProtocolError, WireHostUnusable, StepOutOfTime))
         if found is not None:
             message = str(found)
             setattr(report, ATTRIBUTE, message)

@@ -45,6 +45,7 @@ from pathlib import Path
 from typing import Any
 
 from pytest_toolconformance import _proc
+from pytest_toolconformance.plugins.bounds import kit_setup_bound
 from reference_host import define_tool, mark_transport_failure
 from reference_host.errors import PluginLoadError, RegistrationError
 
@@ -68,6 +69,15 @@ _READ_METHODS = {
     "currentIdentity": "current_identity",
     "currentAccess": "current_access",
     "currentAccountUserId": "current_account_user_id",
+}
+
+
+# What a load was doing in each of its phases, for a time-out's message.
+_LOAD_STEPS = {
+    "kit": "the kit's set-up for the plugin",
+    "import": "importing its entry",
+    "register": "register()",
+    "startup": "pi's startup events",
 }
 
 
@@ -95,7 +105,21 @@ class PluginToolError(Exception):
 
 
 class PluginTimeoutError(PluginLoadError):
-    """A register or a call did not answer in time; the node process was killed."""
+    """A step of a JS plugin did not answer in time; the node process was killed.
+
+    ``phase`` is the step (``kit``: the kit's own set-up, never the plugin's; ``import``, ``register``,
+    ``startup``, ``call``), ``bound`` the seconds it was given.
+    """
+
+    def __init__(self, message: str, *, phase: str, bound: float, subject: str | None = None) -> None:
+        self.phase = phase
+        self.bound = bound
+        super().__init__(message, subject=subject)
+
+    @property
+    def kit_side(self) -> bool:
+        """The time ran out in the kit's own set-up (Node's start, pi's runtime), not in plugin code."""
+        return self.phase == "kit"
 
 
 class PluginExitError(PluginLoadError):
@@ -362,7 +386,7 @@ class NodePlugin:
                         "workspace": self.cwd,
                         "mirror": self._mirror,
                     },
-                    what="register()",
+                    what="loading the plugin",
                     on_message=handler.on_message,
                 )
             finally:
@@ -481,15 +505,18 @@ class NodePlugin:
             ) from exc
         self._proc = proc
         self._loaded = False
-        deadline = time.monotonic() + max(self.timeout, 10.0)
+        start_bound = kit_setup_bound(self.timeout)
+        deadline = time.monotonic() + start_bound
         while True:
             try:
                 item = proc.messages.get(timeout=max(0.0, deadline - time.monotonic()))
             except queue.Empty:
                 self._stop(grace=0)
                 raise PluginTimeoutError(
-                    f"JS plugin {self.entry}: the node bridge did not start within "
-                    f"{max(self.timeout, 10.0):g} s. Node stderr: {_short_tail(proc.tail.text())}",
+                    f"JS plugin {self.entry}: the kit's node bridge did not start within "
+                    f"{start_bound:g} s (before any plugin code ran). Node stderr: {_short_tail(proc.tail.text())}",
+                    phase="kit",
+                    bound=start_bound,
                     subject=str(self.entry),
                 ) from None
             if item is _EOF:
@@ -629,22 +656,24 @@ class NodePlugin:
         what: str,
         on_message: Callable[[dict[str, Any]], None] | None,
     ) -> dict[str, Any]:
-        bound = self.timeout
+        # A load starts in the kit's own set-up (the module hooks, pi's runtime): never the plugin's time.
+        step = "kit" if message["op"] == "load" else message["op"]
+        bound, during = self._phase_bound(step)
         deadline = time.monotonic() + bound
-        during = ""
         while True:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 self._stop(grace=0)
-                then = (
-                    "register the plugin again"
-                    if message["op"] == "load" and not message.get("replay")
-                    else "the next call restarts it"
-                )
+                done = f"{_LOAD_STEPS[step]} ({what})" if message["op"] == "load" and step in _LOAD_STEPS else what
                 raise PluginTimeoutError(
-                    f"JS plugin {self.name!r} ({self.entry}): {what} did not finish within "
-                    f"{bound:g} s{during}, so the kit killed its node process ({then}). "
-                    "Look for a promise that never settles or a busy loop" + self._tail_note(proc),
+                    f"JS plugin {self.name!r} ({self.entry}): {done} did not finish within {bound:g} s{during}, "
+                    "so the kit killed its node process (the next step starts a new one)."
+                    + (" Look for a promise that never settles or a busy loop" if step != "kit" else
+                       " No plugin code was running: the machine is too busy, or Node.js is stuck; "
+                       "raise --toolconformance-timeout")
+                    + self._tail_note(proc),
+                    phase=step,
+                    bound=bound,
                     subject=str(self.entry),
                 )
             try:
@@ -656,7 +685,8 @@ class NodePlugin:
             if "op" in item:
                 if item["op"] == "phase" and message["op"] == "load":
                     # Each phase of a load has its own bound, so a timeout names the phase that hung.
-                    bound, during = self._phase_bound(str(item.get("phase")))
+                    step = str(item.get("phase"))
+                    bound, during = self._phase_bound(step)
                     deadline = time.monotonic() + bound
                     continue
                 if item["op"] == "ctx" and on_message is None:
@@ -669,11 +699,15 @@ class NodePlugin:
             # An answer to an abandoned request: nothing waits for it any more.
 
     def _phase_bound(self, phase: str) -> tuple[float, str]:
+        if phase == "kit":
+            return kit_setup_bound(self.timeout), " in the kit's own set-up (its module hooks and pi's runtime)"
         if phase == "import":
             return self.import_timeout, " while importing the module (and what it imports)"
         if phase == "startup":
             return self.timeout, " in pi's startup events (session_start, resources_discover)"
-        return self.timeout, " in its register function"
+        if phase == "register":
+            return self.timeout, " in its register function"
+        return self.timeout, ""
 
     def _exited(self, proc: _NodeProcess, what: str) -> PluginExitError:
         try:
@@ -686,7 +720,7 @@ class NodePlugin:
         code = proc.popen.returncode
         how = f"was killed by signal {-code}" if code is not None and code < 0 else f"exited with code {code}"
         tail = proc.tail.text()
-        then = "register the plugin again" if what == "register()" else "the next call restarts it"
+        then = "the plugin could not be loaded" if what == "loading the plugin" else "the next call restarts it"
         return PluginExitError(
             f"JS plugin {self.name!r} ({self.entry}): node {how} during {what} "
             f"(did the plugin call process.exit() or crash?); {then}" + self._tail_note(proc),

@@ -25,7 +25,8 @@
 //     {id, ok:false, error:{name, message, stack, transport, code, phase, token}, network:[...]}
 //   One-way notes, tagged with the id of the request in progress (or null):
 //     {op:"log", id, level:"info"|"warning"|"error", message}
-//     {op:"phase", id, phase:"import"|"register"|"startup"}   (a load entered that phase; each is bounded apart)
+//     {op:"phase", id, phase:"kit"|"import"|"register"|"startup"}   (a load entered that phase; each is bounded
+//         apart; "kit" is the kit's own set-up, importing pi's runtime, and never counts as the plugin's time)
 //     {op:"read", id, method:"currentIdentity"|"currentAccess"|"currentAccountUserId"}
 //     {op:"tool", id, handle, name, label, description, parameters, hasExecute, options?}
 //         (a registerTool() during a mirror-mode or replayed load; "options" is absent when the
@@ -496,6 +497,15 @@ async function doLoad(request) {
     error.name = "NodeTooOld";
     return { ok: false, error: describeError(error, "node-version") };
   }
+  // The kit's own set-up, before the plugin's clock starts: pi's runtime (the real package the plugin
+  // resolves, or the stand-in) is what every startup event and call builds its context from, and
+  // importing it takes seconds on a busy machine. Its time is never the plugin's.
+  phase("kit");
+  try {
+    await warmSession();
+  } catch {
+    // A pi that cannot build a session fails where the plugin's code needs one, as it did before.
+  }
   let mod;
   phase("import");
   try {
@@ -558,6 +568,13 @@ async function doLoad(request) {
 // Calls.
 
 let piExtension = null; // the pi ExtensionAPI of a pi-extension form, kept for the process's life
+
+let warmed = null;
+
+function warmSession() {
+  warmed ??= inMemorySession(resolution, workspace);
+  return warmed;
+}
 
 // Each call (and pi's startup) gets its own empty in-memory session, as a fresh pi session would.
 async function toolContext(cwd, signal, busy, events) {
