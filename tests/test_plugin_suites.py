@@ -339,6 +339,45 @@ def test_faulty_plugins_are_reported_and_the_run_goes_on(pytester: pytest.Pytest
         assert any(o.outcome == "passed" and "REG-3" in o.rules for o in outcomes_of(plugin, tool)), (plugin, tool)
 
 
+SLOW_PI_SECONDS = FAULT_TIMEOUT * 1.5
+SLOW_PI_EXTENSION = """// A correct pi extension that does not import pi itself: the kit's runtime does.
+import { Type } from "typebox";
+
+export default function (pi) {
+  pi.registerTool({
+    name: "greet",
+    label: "Greet",
+    description: "Greets someone by name.",
+    parameters: Type.Object({ name: Type.String({ description: "Name to greet" }) }),
+    async execute(_id, params) {
+      if (typeof params.name !== "string") {
+        return { content: [{ type: "text", text: "Error: name must be a string" }], details: {} };
+      }
+      return { content: [{ type: "text", text: `Hello, ${params.name}!` }], details: {} };
+    },
+  });
+}
+"""
+
+
+def test_the_kits_own_set_up_is_not_the_plugins_time(pytester: pytest.Pytester, node_ready: str, tmp_path: Path) -> None:
+    """Issue 20, item 1: pi's runtime, which the kit builds each call's context from, takes longer to
+    import than a plugin step's bound (as a real pi does on a busy machine); the extension is correct
+    and is judged so: the import happens in the kit's own phase, before the plugin's clock starts."""
+    folder = tmp_path / "slow_pi_runtime"
+    pi = folder / "node_modules" / "@earendil-works" / "pi-coding-agent"
+    pi.mkdir(parents=True)
+    (pi / "package.json").write_text('{"name": "@earendil-works/pi-coding-agent", "version": "1.6.0", "main": "index.js"}')
+    (pi / "index.js").write_text(
+        f"const end = Date.now() + {int(SLOW_PI_SECONDS * 1000)}; while (Date.now() < end) {{}}\nmodule.exports = {{}};\n")
+    (folder / "node_modules" / "typebox").symlink_to(PLUGINS.parent / "node_modules" / "typebox")
+    (folder / "index.mjs").write_text(SLOW_PI_EXTENSION)
+    run = run_suites(pytester, folder / "index.mjs", extra=(f"--toolconformance-timeout={FAULT_TIMEOUT}",))
+    assert run.passed(), run.describe()
+    assert not run.failed() and not [o for o in run.outcomes if o.outcome == "errored"], [
+        (o.nodeid, o.outcome, o.message[:300]) for o in run.outcomes if o.outcome in ("failed", "errored")]
+
+
 # -- collection -----------------------------------------------------------------------------------
 
 
