@@ -46,6 +46,15 @@ class StepOutOfTime(Exception):
     """
 
 
+class CaseOutOfTime(StepOutOfTime):
+    """One call of a check ran out of time: that case is left out and the check goes on.
+
+    A property (:func:`pytest_toolconformance.profile.run_property`) passes over such a case; a check
+    that met one and found no rule broken on the others ends *errored*, one that found a rule broken
+    fails with that finding.
+    """
+
+
 class Finding(AssertionError):
     """A rule did not hold, told as rule, subject, expected, what happened, reproduction and fix.
 

@@ -23,14 +23,50 @@ NETWORK_CODES = frozenset({"ECONNREFUSED", "ENOTFOUND", "ECONNRESET", "ETIMEDOUT
 
 
 # What a refusal says, in the words real handlers use ("Error: UI not available", "no parameters are
-# accepted", "name must be a string", "Unknown parameter", "file not found").
+# accepted", "name must be a string", "Unknown parameter", "file not found", "No active goal. Use
+# create_goal first.", "Please provide a query").
 REFUSAL = re.compile(
     r"\b(error|errors|invalid|must|required|requires|missing|unknown|unexpected|unrecognized|unsupported"
     r"|not (allowed|available|supported|accepted|permitted|found|a valid|valid|recognized|expected)"
     r"|no \w+ (is|are) (accepted|allowed|supported|expected)|cannot|can't|unable|refuse[sd]?|expected"
-    r"|no such|does not exist|doesn't exist|failed|denied|forbidden)\b",
+    r"|no such|does not exist|doesn't exist|failed|denied|forbidden"
+    r"|no (active|current|open|running|matching|valid|selected) \w+|use \w+ first"
+    r"|please (provide|specify|give|pass|set|supply|enter|use|call)|provide (a|an|the|either|one)\b)\b",
     re.IGNORECASE,
 )
+# A throw that names the environment, not the call: a missing program, a missing key or credential,
+# a missing export of an installed package. The seed throws "every transport and host fault"; these
+# are host or configuration faults, the same for a valid call as for a bad one (docs/readings.md).
+ENVIRONMENT_FAULT = re.compile(
+    r"\bspawn \S+ ENOENT\b|\bcommand not found\b|\bnot (found )?(in|on) (your |the )?PATH\b|\bis not installed\b"
+    r"|\b(api[ _-]?key|access[ _-]?token|credentials?|auth(entication)? token)\b"
+    r"|\b[A-Z][A-Z0-9]*_(API_KEY|TOKEN|SECRET|KEY)\b|\benvironment variable\b|\bnot (authenticated|logged in)\b"
+    r"|does not provide an export named|\bis not exported\b|\bCannot find (module|package)\b"
+    r"|\bERR_(MODULE_NOT_FOUND|PACKAGE_PATH_NOT_EXPORTED)\b",
+    re.IGNORECASE,
+)
+_NOT_A_FUNCTION = re.compile(r"([\w$.]+) is not a function")
+
+
+def environment_cause(record: CallRecord, parameters: Sequence[str] = ()) -> str | None:
+    """Why a throw is the environment's fault (a host or configuration fault), or None.
+
+    ``x is not a function`` counts only where ``x`` names none of the call's parameters (then it is
+    an installed package's missing export, not a handler that used a bad argument).
+    """
+    if not record.thrown:
+        return None
+    text = record.text
+    found = ENVIRONMENT_FAULT.search(text)
+    if found:
+        return f"it names the environment ({found.group(0)!r})"
+    names = set(parameters) | set(record.arguments if isinstance(record.arguments, Mapping) else ())
+    for match in _NOT_A_FUNCTION.finditer(text):
+        if not set(re.split(r"[.$]", match.group(1))) & names:
+            return f"it names a missing function of the environment ({match.group(0)!r}), none of the parameters"
+    return None
+
+
 # What a handler shows when it used a value that was not there or not what it assumed.
 USED_BAD_VALUE = re.compile(r"\b(undefined|NaN)\b|\[object Object\]")
 
@@ -54,16 +90,22 @@ def js_renderings(value: Any) -> list[str]:
     return sorted(r for r in out if len(r) >= 3)
 
 
-def success_evidence(record: CallRecord, bad_values: Sequence[Any], reference: CallRecord | None = None) -> str | None:
+def success_evidence(record: CallRecord, bad_values: Sequence[Any],
+                     references: list[CallRecord | None] | tuple[CallRecord | None, ...] | CallRecord | None = (),
+                     ) -> str | None:
     """Evidence that a call the handler should have refused was taken as valid, or None.
 
     Reading: a handler that does not refuse breaking arguments is failed only on what a reader of
-    the seed would accept as evidence: it changed the workspace, echoed the bad value, showed that
-    it used a value that was not there (``undefined``, ``NaN``, ``[object Object]``), or answered
-    exactly as it answers the same call without the offending parameters.
+    the seed would accept as evidence: it changed the workspace, answered nothing at all (an empty or
+    null result, a fall-through ``undefined``), echoed the bad value, showed that it used a value that
+    was not there (``undefined``, ``NaN``, ``[object Object]``), or answered exactly as it answers a
+    call that is no refusal's business (the same call without the offending parameters, its simplest
+    valid call, or ``{}``).
     """
     if record.changed:
         return f"it changed the working directory ({', '.join(record.changed[:3])})"
+    if not record.flagged_error and not record.text.strip():
+        return "it answered nothing (an empty or null result)"
     text = record.text
     for value in bad_values:
         for rendering in js_renderings(value):
@@ -72,8 +114,12 @@ def success_evidence(record: CallRecord, bad_values: Sequence[Any], reference: C
     used = USED_BAD_VALUE.search(text)
     if used:
         return f"its answer shows it used a value that was not given ({used.group(0)!r})"
-    if reference is not None and reference.answered and reference.comparable_text == record.comparable_text:
-        return f"it answered exactly as it answers {shorten(reference.arguments, 120)}"
+    if not isinstance(references, (list, tuple)):
+        references = [references]
+    for reference in references:
+        if (reference is not None and reference.answered and reference.arguments != record.arguments
+                and not reference.reads_as_refusal and reference.comparable_text == record.comparable_text):
+            return f"it answered exactly as it answers {shorten(reference.arguments, 120)}"
     return None
 
 

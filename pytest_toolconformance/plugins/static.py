@@ -85,9 +85,21 @@ def _head(schema: Mapping[str, Any]) -> str:
     return _ARTICLES.sub("", head)
 
 
+def _closed_set(schema: Mapping[str, Any]) -> bool:
+    """The parameter takes one of a few fixed words (an enum, a literal, a union of literals): no path."""
+    if "const" in schema or isinstance(schema.get("enum"), list):
+        return True
+    members = schema.get("anyOf") or schema.get("oneOf")
+    return bool(members) and all(isinstance(m, Mapping) and _closed_set(m) for m in members)
+
+
 def parameter_role(name: str, schema: Any) -> str:
-    """One of ``file``, ``output``, ``scope``, ``cwd``, ``route``, ``path`` (undescribed), ``other``."""
-    if not _stringish(schema):
+    """One of ``file``, ``output``, ``scope``, ``cwd``, ``route``, ``path`` (undescribed), ``other``.
+
+    Reading: a parameter whose values are a fixed set of words (``scope``: ``user``/``project``/``local``)
+    names no file or directory, whatever it is called: the NAME rules are about paths.
+    """
+    if not _stringish(schema) or _closed_set(schema):
         return "other"
     norm = _norm(name)
     head = _head(schema)

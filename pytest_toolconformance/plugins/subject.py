@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from pytest_toolconformance import options as settings_module
-from pytest_toolconformance.findings import Finding, StepOutOfTime, ToolConformanceAdvisory, shorten
+from pytest_toolconformance.findings import CaseOutOfTime, Finding, StepOutOfTime, ToolConformanceAdvisory, shorten
 from pytest_toolconformance.plugins.bounds import RETRY_FACTOR
 from pytest_toolconformance.plugins.loaders import (
     PluginExitError,
@@ -94,10 +94,14 @@ class Subject:
 
     @contextlib.contextmanager
     def reporting(self) -> Iterator[None]:
-        """Turn a hung call into one *errored* check and a crashed tool into one failure; a tool that
-        crashed, or hung on two different calls, is skipped by the checks after."""
+        """How a check ends when a call did not: a case out of time is left out and the check goes on
+        (:class:`CaseOutOfTime`); a check that met one and broke no rule on the others is *errored*.
+        A crashed tool is one failure, and a tool that crashed or hung on two different calls is
+        skipped by the checks after."""
         try:
             yield
+        except CaseOutOfTime:
+            pass
         except ToolBroken:
             self._broken()
         except BaseExceptionGroup as group:
@@ -107,12 +111,14 @@ class Subject:
             raise
         except HostCouldNotCall as exc:
             pytest.skip(str(exc))
+        if self._hung_here is not None:
+            raise StepOutOfTime(f"[{self.rule}] {self._hung_here}")
 
     def _broken(self) -> None:
         assert self.tool is not None
-        if self._hung_here is not None:
-            raise StepOutOfTime(f"[{self.rule}] {self._hung_here}")
         info = self.plugin.broken[self.tool.name]
+        if self._hung_here is not None or (info.out_of_time and info.nodeid == self.nodeid):
+            raise StepOutOfTime(f"[{self.rule}] {self._hung_here or info.message}")
         if info.nodeid == self.nodeid:
             pytest.fail(f"[{self.rule}] {info.message}", pytrace=False)
         what = "hung on two different calls" if info.out_of_time else "crashed"
@@ -160,8 +166,6 @@ class Subject:
     def _check_broken(self) -> None:
         # One raise site for every ToolBroken, so hypothesis sees a single, stable failure.
         assert self.tool is not None
-        if self._hung_here is not None:
-            raise ToolBroken(self._hung_here)
         if self.tool.name in self.plugin.broken:
             raise ToolBroken(self.plugin.broken[self.tool.name].message)
 
@@ -174,8 +178,9 @@ class Subject:
 
         A call that runs out of its bound is made once more with :data:`~.bounds.RETRY_FACTOR` times
         the bound (and the tool keeps that bound: it is slow here, not hung). One that runs out again
-        ends this check as *errored* (:class:`StepOutOfTime`), never as a rule's failure; the tool's
-        other checks go on, unless it hangs on a second, different call too.
+        is left out (:class:`CaseOutOfTime`): the check goes on with its other cases and ends *errored*
+        unless one of them breaks the rule, never failed for the hang; the tool's other checks go on,
+        unless it hangs on a second, different call too.
         """
         put, tut = self.plugin, self.tool
         assert put.host is not None and tut is not None and tut.registration is not None
@@ -185,8 +190,10 @@ class Subject:
             self.calls_recalled += 1
             return put.answers[key]
         hung = put.hung.setdefault(tut.name, {})
-        if key is not None and key in hung:
-            self._hang(hung[key])
+        # A hang is the call's, whichever session makes it: met again, it is not waited for again.
+        hang_key = _answer_key(tut.name, via, arguments) or f"unkeyed-{len(hung)}"
+        if hang_key in hung:
+            self._hang(hung[hang_key])
         session = session or self.session
         scale = put.bound_scale.get(tut.name, 1.0)
         record, out_of_time = self._attempt(arguments, via, session, scale)
@@ -197,7 +204,7 @@ class Subject:
             retried = True
         if out_of_time:
             message = self._hang_message(record, scale, retried)
-            hung[key or f"unkeyed-{len(hung)}"] = message
+            hung[hang_key] = message
             if len(hung) >= 2:
                 put.broken[tut.name] = BrokenTool(message, self.nodeid, self.rule, out_of_time=True)
             self._hang(message)
@@ -273,15 +280,16 @@ class Subject:
 
     def _hang_message(self, record: CallRecord, scale: float, retried: bool) -> str:
         bound = self.plugin.bound
-        within = (f"within {bound:g} s, nor within {bound * scale:g} s when called again" if retried
-                  else f"within {bound * scale:g} s")
         how = "through the host" if record.via == "host" else "handing them to its execute directly"
+        called = f"when called with {shorten(record.arguments)} ({how})"
+        within = (f"within {bound:g} s {called}, nor within {bound * scale:g} s when called again" if retried
+                  else f"within {bound * scale:g} s {called}")
         tail = ""
         if isinstance(record.error, PluginTimeoutError) and "Node stderr:" in str(record.error):
             tail = ". Node stderr:" + str(record.error).split("Node stderr:", 1)[1]
         return (
-            f"phase call: tool {record.tool} of plugin {record.plugin} did not answer {within} when called with "
-            f"{shorten(record.arguments)} ({how}); the kit abandoned the call. This check is errored, not failed: "
+            f"phase call: tool {record.tool} of plugin {record.plugin} did not answer {within}; the kit abandoned "
+            "the call. This check is errored, not failed: "
             "no rule can be judged on a call that does not end. Look for a blocking call, a promise that never "
             f"settles or an endless loop in its execute{tail}"
         )
@@ -289,6 +297,7 @@ class Subject:
     def _hang(self, message: str) -> None:
         self._hung_here = message
         self._check_broken()
+        raise CaseOutOfTime(f"[{self.rule}] {message}")
 
     @contextlib.contextmanager
     def _environment(self, workdir: Path, attempts: list[str]) -> Iterator[None]:
