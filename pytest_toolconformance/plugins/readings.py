@@ -31,7 +31,7 @@ REFUSAL = re.compile(
     r"|no \w+ (is|are) (accepted|allowed|supported|expected)|cannot|can't|unable|refuse[sd]?|expected"
     r"|no such|does not exist|doesn't exist|failed|denied|forbidden"
     r"|no (active|current|open|running|matching|valid|selected) \w+|use \w+ first"
-    r"|please (provide|specify|give|pass|set|supply|enter|use|call)|provide (a|an|the|either|one)\b)\b",
+    r"|please (provide|specify|give|pass|set|supply|enter|use|call)|provide (a|an|the|either|one|exactly|at least)\b)\b",
     re.IGNORECASE,
 )
 # A throw that names the environment, not the call: a missing program, a missing key or credential,

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 
@@ -226,9 +227,10 @@ def test_choice_in_handler(toolconformance_subject: Subject) -> None:
     """SCHEMA-3: a choice between alternative parameters lives in the handler; an unknown-only
     call reaches it and is refused with a text that names the alternatives.
 
-    Reading: the alternatives are the parameters each of which the handler accepts alone, where it
-    refuses a call naming none of them (ShareImage: file_path alone, or latest alone); optional
-    parameters alone are no choice.
+    Reading: a tool offers a choice when it refuses the call naming none of its parameters and answers
+    a call naming one or two of them otherwise (ShareImage: file_path alone, or latest alone); a tool
+    that answers every call with one refusal ("No active goal. Use create_goal first.") offers none,
+    whatever its optional parameters.
     """
     subject = toolconformance_subject
     tut = subject.tool
@@ -239,43 +241,51 @@ def test_choice_in_handler(toolconformance_subject: Subject) -> None:
         empty = subject.call({}, via="handler")
         if empty.thrown:
             pytest.skip(f"a call of {tut.name} naming none of its parameters threw; ERR-2 reports that")
-        alternatives = _alternatives(subject, schema) if empty.refused(list(properties(schema))) else []
-        if len(alternatives) < 2:
-            pytest.skip(f"not applicable: {tut.name} answers a call naming none of its parameters with "
-                        f"{shorten(empty.text, 120)}, and fewer than two of its parameters are accepted alone, "
-                        "so it offers no choice between them")
+        alternatives = list(properties(schema))
+        if not empty.refused(alternatives):
+            pytest.skip(f"not applicable: {tut.name} answers a call naming none of its parameters "
+                        f"({shorten(empty.text, 120)}), so it offers no choice between them")
+        if not _answers_otherwise(subject, schema, empty):
+            pytest.skip(f"not applicable: {tut.name} answers every call naming one or two of its parameters as it "
+                        f"answers the call naming none ({shorten(empty.text, 120)}): a refusal of every call, "
+                        "not a choice between alternatives")
 
         def check(args: dict) -> None:
             record = subject.call(args, via="handler")
             if not record.answered:
                 return
             named = [a for a in alternatives if record.names(a)]
-            if len(named) < len(alternatives):
+            if len(named) < 2:
                 raise subject.finding(
-                    f"an unknown-only call to be refused with a text naming the alternatives ({', '.join(alternatives)}),"
-                    " as the call naming none of them is",
+                    f"an unknown-only call to be refused with a text naming the alternatives ({', '.join(alternatives)})",
                     f"it answered {shorten(record.text)}" + (f", naming only `{named[0]}`" if named else ""),
                     record,
-                    fix="let an unknown-only call reach the same check as a call naming none of the alternatives, "
-                        "as ShareImage does for file_path and latest",
+                    fix="name every alternative in the refusal, as ShareImage does for file_path and latest",
                 )
 
         run_property(unknown_only_for(schema), check, share_draws=True)
 
 
-def _alternatives(subject: Subject, schema: dict) -> list[str]:
-    """The parameters the handler accepts as the one parameter of a call (a choice between them)."""
-    found = []
-    for name, prop in properties(schema).items():
-        values = [simplest_value(prop, name)]
-        if isinstance(prop, dict) and prop.get("type") == "boolean":
-            values = [True, False]
-        for value in values:
-            record = subject.call({name: value}, via="handler")
-            if record.answered and not record.reads_as_refusal:
-                found.append(name)
-                break
-    return found
+def _answers_otherwise(subject: Subject, schema: dict, empty: CallRecord) -> bool:
+    """Whether a call naming one or two of the parameters gets another answer than the call naming none
+    (so that refusing that one is a check of the choice between them, not a refusal of every call)."""
+    props = properties(schema)
+    names = list(props)
+    probes: list[dict[str, Any]] = [{n: v} for n in names for v in _probe_values(props[n], n)]
+    if len(names) <= 8:
+        probes += [{a: _probe_values(props[a], a)[0], b: _probe_values(props[b], b)[0]}
+                   for i, a in enumerate(names) for b in names[i + 1:]]
+    for args in probes:
+        record = subject.call(args, via="handler")
+        if record.answered and record.comparable_text != empty.comparable_text:
+            return True
+    return False
+
+
+def _probe_values(prop: Any, name: str) -> list[Any]:
+    if isinstance(prop, dict) and prop.get("type") == "boolean":
+        return [True, False]
+    return [simplest_value(prop, name)]
 
 
 def _call_with_valid_arguments(subject: Subject, schema: dict, check: Callable[[dict], None]) -> None:
