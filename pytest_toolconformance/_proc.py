@@ -142,7 +142,7 @@ class Confinement:
     def filesystem(self) -> str:
         if self.isolated:
             return ("read-only outside the plugin's workspace (mount namespace); credential places under your "
-                    "home hidden (~/.ssh, ~/.aws, ~/.npmrc, ...: _proc.SECRET_PLACES); other files readable")
+                    "home hidden (~/.ssh, ~/.aws, ~/.npmrc and the like: docs/access-model.md lists them); other files readable")
         return "not confined: the plugin can read and write wherever the kit's user can"
 
     @property

@@ -66,8 +66,9 @@ OPTIONS: tuple[Option, ...] = (
            f"seed of the generated cases, 0 to {MAX_SEED}, or random to explore (default {DEFAULT_SEED})", "seed",
            "N|random"),
     Option("--toolconformance-timeout", "toolconformance_timeout",
-           f"seconds a plugin or host may take for one step before it is reported, at least 0.1 "
-           f"(default {DEFAULT_TIMEOUT:g})", "float", "S"),
+           f"seconds a plugin or host may take for one step on an idle machine, at least 0.1 (default "
+           f"{DEFAULT_TIMEOUT:g}); a plugin's bound is stretched by the load measured at start, and a step out of "
+           "time is retried once, then errored", "float", "S"),
     Option("--toolconformance-tool-budget", "toolconformance_tool_budget",
            "COST-2: advertised bytes a tool may cost per turn, at least 1; an overrun fails (default: report only)",
            "int", "BYTES"),
@@ -109,7 +110,8 @@ class Settings:
 
     def header_lines(self) -> list[str]:
         return [
-            f"toolconformance: suites={self.suites} host={self.host}",
+            f"toolconformance: suites={self.suites} host="
+            + (self.host if self.host_suites else "(none: plugins are checked in the kit's reference host)"),
             f"toolconformance: plugins={', '.join(self.plugins) or '(none)'}",
             f"toolconformance: report={self.report or '(none)'} deviations={self.deviations or '(none)'}",
             f"toolconformance: seed={self.seed} ({self.seed_source}) max_examples={self.max_examples}"
@@ -183,7 +185,14 @@ def read_settings(config: pytest.Config) -> Settings:
         seed, seed_source = random.SystemRandom().randint(0, MAX_SEED), "random"
     else:
         seed, seed_source = _number(seed_src, seed_raw, int, 0, MAX_SEED), "given"
-    host, _ = values["toolconformance_host"]
+    host, host_src = values["toolconformance_host"]
+    if host and host != DEFAULT_HOST and (suites or ("plugin" if plugins else "host")) == "plugin":
+        # Plugins are installed into the kit's reference host, the oracle of the plugin rules: a host given
+        # here would be named in the header yet check nothing.
+        raise pytest.UsageError(
+            f"{host_src}={host} is not used by a plugin-only run: plugins are checked in the kit's reference host. "
+            "Add --toolconformance-suites=all to check that host with the host suites as well, or leave the "
+            "host out")
     return Settings(
         # A plugin to check is reason enough to run the kit: `pytest --toolconformance-plugin=.` alone.
         enabled=bool(values["toolconformance"][0]) or bool(plugins),
@@ -249,10 +258,27 @@ def resolve_path(config: pytest.Config, dest: str, value: str) -> Path:
     return Path(base) / path
 
 
-def check_plugin_paths(config: pytest.Config, settings: Settings) -> None:
-    """A plugin that is not there is a usage error (exit 4), not a finding about it."""
+def check_plugin_paths(config: pytest.Config, settings: Settings) -> Settings:
+    """A plugin that is not there is a usage error (exit 4), not a finding about it. A folder that
+    declares several pi extensions (``package.json``'s ``pi.extensions``, as pi loads them) stands for
+    each of them: the settings returned name them one by one."""
+    from pytest_toolconformance.plugins.loaders import MANIFEST_NAME, pi_extension_entries
+    from reference_host.errors import PluginLoadError
+
+    specs: list[str] = []
     for spec in settings.plugins:
         path = resolve_path(config, "toolconformance_plugin", spec)
         if not path.exists():
             raise pytest.UsageError(f"--toolconformance-plugin={spec}: {path} does not exist; "
                                     "give a plugin folder, its manifest or its entry file")
+        entries: list[Path] = []
+        if path.is_dir() and not (path / MANIFEST_NAME).is_file():
+            try:
+                entries = pi_extension_entries(path)
+            except PluginLoadError:
+                entries = []  # an unreadable package.json is that plugin's load error, reported as such
+        if len(entries) > 1:
+            specs += [str(entry) for entry in entries]
+        else:
+            specs.append(spec)
+    return replace(settings, plugins=tuple(specs)) if specs != list(settings.plugins) else settings

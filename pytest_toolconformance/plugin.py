@@ -23,7 +23,7 @@ from pytest_toolconformance.fixtures import (  # noqa: F401 - fixtures are disco
     toolconformance_host,
     toolconformance_settings,
 )
-from pytest_toolconformance.host.connect import ADAPTER_KEY, configured_adapter
+from pytest_toolconformance.host.connect import ADAPTER_KEY, check_handshake, configured_adapter
 from pytest_toolconformance.host.wire import outcomes as wire_outcomes
 from pytest_toolconformance.plugins import bounds
 from pytest_toolconformance.report.hooks import register_reporting
@@ -51,10 +51,12 @@ def pytest_configure(config: pytest.Config) -> None:
     config.add_cleanup(lambda: _proc.set_pass_env(()))
     if not settings.enabled:
         return  # the fixtures still get a host: configured_adapter builds it when one is first asked for
-    options.check_plugin_paths(config, settings)
+    settings = options.store(config, options.check_plugin_paths(config, settings))
     adapter = None
     if settings.host_suites:  # a plugin-only run checks no host: none is started
         adapter = configured_adapter(config, settings.host, timeout=settings.timeout, search_paths=[Path.cwd()])
+        if not hasattr(config, "workerinput"):  # the controller says it once; workers never meet a host that failed
+            check_handshake(adapter)
     register_reporting(config, settings, adapter)
     if config.args_source == pytest.Config.ArgsSource.TESTPATHS:
         # Paths from the project's ini `testpaths` are its own tests, not named on this command line:

@@ -169,7 +169,7 @@ def run_property(strategy: st.SearchStrategy[Any], body: Callable[[Any], None], 
     body = _leaving_out_cases_out_of_time(body)
     if share_draws:
         drawn, source = _draws_of(strategy, settings, extra)
-        explicit = f" and {len(examples)} fixed ones first" if examples else ""
+        explicit = f" and {len(examples)} fixed one{'s' if len(examples) > 1 else ''} first" if examples else ""
         try:
             for value in (*examples, *drawn):
                 body(copy.deepcopy(value))  # a body may change its value; the next rule gets it unchanged

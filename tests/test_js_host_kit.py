@@ -174,7 +174,7 @@ CASES = [
     (scripted.tool("Throw", handler=[{"op": "throw", "message": "scripted boom"}]), {}),
     (scripted.tool("Remote", handler=[{"op": "throw_transport", "message": "socket hang up"}]), {}),
     (scripted.tool("Probe", handler=[{"op": "transport_probe"}]), {}),
-    (scripted.tool("Image", handler=[{"op": "image", "data": "iVBORw0KGgo=", "mimeType": "image/png"}]), {}),
+    (scripted.tool("Image", handler=[{"op": "image", "data": "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "mimeType": "image/png"}]), {}),
     (scripted.tool("Raw", handler=[{"op": "raw", "result": {"content": [{"type": "text", "text": "raw"}], "details": {}}}]), {}),
     (scripted.tool("Default", handler=[{"op": "sleep", "seconds": 0}]), {}),
 ]

@@ -152,10 +152,20 @@ def test_typescript_entry_is_a_node_plugin() -> None:
 @pytest.mark.parametrize(
     ("files", "entry", "kind"),
     [
-        ({"index.mjs": "", "index.js": ""}, "index.mjs", "node"),
+        # pi's order (dist/core/extensions/loader.js resolveExtensionEntries): index.ts, then index.js.
+        ({"index.ts": "", "index.js": ""}, "index.ts", "node"),
+        ({"index.mjs": "", "index.js": ""}, "index.js", "node"),
         ({"index.ts": "", "plugin.py": "def register(ctx):\n    pass\n"}, "index.ts", "node"),
         ({"plugin.py": "def register(ctx):\n    pass\n"}, "plugin.py", "python"),
-        ({"package.json": '{"main": "lib/main.cjs"}', "lib/main.cjs": "", "index.mjs": ""}, "lib/main.cjs", "node"),
+        # package.json's pi.extensions first, whatever "main" says (pi never reads main).
+        ({"package.json": '{"main": "index.js", "pi": {"extensions": ["./src/ext.ts"]}}', "src/ext.ts": "",
+          "index.js": ""}, "src/ext.ts", "node"),
+        # A declared folder by its index; a declared path that is not there is passed over, as pi does.
+        ({"package.json": '{"pi": {"extensions": ["./gone.ts", "./ext"]}}', "ext/index.ts": ""}, "ext/index.ts", "node"),
+        # npm init's "main": "index.js" that is not there: the index.ts pi loads.
+        ({"package.json": '{"main": "index.js"}', "index.ts": ""}, "index.ts", "node"),
+        # "main" only where nothing pi reads is there.
+        ({"package.json": '{"main": "lib/main.cjs"}', "lib/main.cjs": ""}, "lib/main.cjs", "node"),
     ],
 )
 def test_folder_without_manifest_finds_a_default_entry(
@@ -218,13 +228,34 @@ def test_folder_without_anything_to_load(tmp_path: Path) -> None:
     (tmp_path / "README.md").write_text("hi")
     with pytest.raises(PluginLoadError) as info:
         load_plugin(tmp_path)
-    assert str(tmp_path) in str(info.value) and "add a plugin.json" in str(info.value)
+    assert str(tmp_path) in str(info.value) and "or a plugin.json with \"name\" and \"entry\"" in str(info.value)
 
 
 def test_package_json_main_that_does_not_exist(tmp_path: Path) -> None:
     (tmp_path / "package.json").write_text('{"main": "dist/index.js"}')
-    with pytest.raises(PluginLoadError, match=r"names main 'dist/index\.js'"):
+    with pytest.raises(PluginLoadError, match=r"no pi extension in its package\.json .* no package\.json 'main' that exists"):
         load_plugin(tmp_path)
+
+
+def test_a_folder_is_named_by_its_package(tmp_path: Path) -> None:
+    folder = tmp_path / "repo"
+    folder.mkdir()
+    (folder / "package.json").write_text('{"name": "@someone/pi-goals", "pi": {"extensions": ["./goals.ts"]}}')
+    (folder / "goals.ts").write_text("")
+    assert load_plugin(folder).name == "pi-goals"
+
+
+def test_several_pi_extensions_in_one_folder_are_each_checked(pytester: pytest.Pytester) -> None:
+    folder = pytester.path / "bundle"
+    (folder / "extensions").mkdir(parents=True)
+    (folder / "package.json").write_text(json.dumps({"name": "bundle", "pi": {"extensions": ["./extensions/a.mjs",
+                                                                                          "./extensions/b.mjs"]}}))
+    for name in ("a", "b"):
+        (folder / "extensions" / f"{name}.mjs").write_text("export function register(ctx) {}\n")
+    result = pytester.runpytest("--toolconformance-plugin=bundle", "--co", "-q", "-p", "no:cacheprovider")
+    result.stdout.fnmatch_lines(["*test_plugin_loads*REG-1-a*", "*test_plugin_loads*REG-1-b*"])
+    with pytest.raises(PluginLoadError, match=r"declares 2 pi extensions \(extensions/a\.mjs, extensions/b\.mjs\)"):
+        load_plugin(folder)
 
 
 def test_unknown_extension(tmp_path: Path) -> None:

@@ -18,7 +18,8 @@ PI = Path(__file__).resolve().parent / "plugins" / "pi"
 
 # plugin folder -> (the name the kit gives it, the rules that must fail; every other rule must not)
 VERDICTS: dict[str, tuple[str, set[str]]] = {
-    "uses_pi_helpers": ("uses_pi_helpers", {"NAME-1"}),
+    # SCHEMA-4 since issue 20: it answers a non-number limit exactly as the call without one.
+    "uses_pi_helpers": ("uses_pi_helpers", {"NAME-1", "SCHEMA-4"}),
     "session_state": ("session_state", set()),
     "refuses_plainly": ("refuses_plainly", set()),
     "no_parameters": ("no_parameters", set()),

@@ -248,6 +248,22 @@ def test_advisories_survive_warnings_as_errors(pytester: pytest.Pytester, node_r
     assert any(a.startswith("[GRANT-2]") for a in run.advisories())
 
 
+@pytest.mark.parametrize("family", ["xunit1", "xunit2", "legacy"])
+def test_junitxml_under_warnings_as_errors_leaves_a_correct_plugin_green(pytester: pytest.Pytester, node_ready: str,
+                                                                         family: str) -> None:
+    """Issue 24, item 2: docs/ci.md's recipe (--junitxml) with filterwarnings = error, under every junit
+    family: the kit itself triggers no warning (COST-2 recorded its bytes through record_property,
+    which warns under xunit2, pytest's default)."""
+    report = pytester.path / f"junit-{family}.xml"
+    run = run_suites(pytester, JS / "conforming", extra=("-W", "error", "-p", "no:benchmark", f"--junitxml={report}",
+                                                         "-o", f"junit_family={family}"))
+    assert run.outcomes and not run.failed(), run.describe()
+    assert not [o for o in run.outcomes if o.outcome == "errored"], [o.nodeid for o in run.outcomes]
+    cost = [o for o in run.outcomes if "COST-2" in o.rules]
+    assert cost and all(o.outcome == "passed" for o in cost), cost
+    assert "advertised_bytes" in report.read_text() or family == "xunit2"
+
+
 def test_terminal_summary_lists_plugins_bytes_and_advisories(pytester: pytest.Pytester, node_ready: str) -> None:
     result = pytester.runpytest(*BASE_ARGS, f"--toolconformance-timeout={FAULT_TIMEOUT}",
                                 f"--toolconformance-plugin={JS / 'advisory_grant_2'}",

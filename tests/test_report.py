@@ -322,3 +322,22 @@ def test_report_path_from_ini_is_relative_to_the_ini_file(pytester: pytest.Pytes
     written = pytester.path / "out" / "conformance.json"
     assert written.is_file() and (pytester.path / "out" / "conformance.html").is_file()
     validate(json.loads(written.read_text("utf-8")))
+
+
+def test_the_verdict_line_says_how_much_was_checked() -> None:
+    """Issue 24, item 9: a host that declares 2 of 16 capabilities must not read "conforms" alone."""
+    from pytest_toolconformance.report.model import RULE_STATUSES, verdict_line
+
+    def report(ok: bool, why: list[str], **counts: int) -> dict[str, Any]:
+        summary = {status: 0 for status in RULE_STATUSES} | counts
+        summary["rules"] = sum(counts.values())
+        rules = [{"id": "CAP-1", "status": "skipped", "skip_reasons": ["host 'h' does not declare capability caps"]}]
+        return {"ok": ok, "why": why, "summary": summary, "rules": rules}
+
+    line = verdict_line(report(True, [], passed=11, skipped=45))
+    assert line == ("conforms on 11 of 56 rules in scope; not checked: 45 skipped "
+                    "(e.g. host 'h' does not declare capability caps)")
+    assert verdict_line(report(True, [], passed=3, deviation=1)) == (
+        "conforms on 4 of 4 rules in scope (1 as known deviations)")
+    assert verdict_line(report(False, ["1 rule(s) failed, 0 errored"], passed=3, failed=1)) == (
+        "does not conform: 1 rule(s) failed, 0 errored")

@@ -257,6 +257,9 @@ def test_a_run_whose_output_pipe_closed_leaves_a_report_that_says_so(pytester: p
     (("--toolconformance", "--toolconformance-suites=some"),
      "--toolconformance-suites='some' must be one of host, plugin, all"),
     (("--toolconformance", "--toolconformance-suites=plugin"), "*needs a plugin to check*"),
+    # Issue 24, item 8: a host in a plugin-only run is refused with why, not named in the header and ignored.
+    (("--toolconformance-plugin=.", "--toolconformance-host=nosuch:factory"),
+     "--toolconformance-host=nosuch:factory is not used by a plugin-only run: *--toolconformance-suites=all*"),
 ])
 def test_usage_errors_are_one_line_and_exit_4(pytester: pytest.Pytester, args: tuple[str, ...], says: str) -> None:
     result = pytester.runpytest(*args, *QUIET)

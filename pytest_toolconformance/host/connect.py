@@ -43,6 +43,32 @@ def configured_adapter(config: pytest.Config, spec: str, *, timeout: float,
     return adapter
 
 
+def check_handshake(adapter: Any) -> None:
+    """A wire host that cannot complete its handshake can be checked on nothing: one paragraph and a
+    usage error (exit 4), not an errored test per check. Other adapters describe themselves later."""
+    if WireHostAdapter is None or not isinstance(adapter, WireHostAdapter):
+        return
+    from pytest_toolconformance.host.wire.errors import FAULTS, WireProtocolError, quote
+
+    try:
+        adapter.info()
+    except WireProtocolError as exc:
+        if exc.method not in (None, "hello"):
+            raise
+        if exc.line is not None and exc.fault in ("not-json", "not-a-response", "wrong-seq"):
+            what = (f"Its first line on stdout was {quote(exc.line)}, where the kit expected the answer to its hello "
+                    'request (one JSON object with "seq": 0). stdout carries protocol lines only: write logs and '
+                    "banners to stderr (console.error in JS, print(..., file=sys.stderr) in Python)")
+        else:
+            what = f"It {FAULTS.get(exc.fault, exc.fault)}: {exc.detail}"
+        stderr = "".join(f"\n    {line}" for line in exc.stderr.rstrip().splitlines()[-8:]) if exc.stderr.strip() else ""
+        raise pytest.UsageError(
+            f"--toolconformance-host=exec:{adapter.command}: the host did not complete the handshake, so nothing "
+            f"could be checked. {what}. docs/wire-protocol.md shows the hello."
+            + (f"\n  host stderr (tail):{stderr}" if stderr else "")
+        ) from None
+
+
 def load_host(spec: str, *, search_paths: Sequence[Path] = (), timeout: float = 10.0) -> Any:
     """Build the adapter that ``spec`` names: ``module:factory`` or ``exec:COMMAND``."""
     spec = (spec or DEFAULT_HOST).strip()

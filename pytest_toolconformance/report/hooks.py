@@ -39,6 +39,7 @@ from pytest_toolconformance.report.model import (
     build_report,
     facts_from_report,
     sibling,
+    verdict_line,
     write_json,
 )
 
@@ -291,10 +292,7 @@ class ReportingPlugin:
         for stale in report["deviations"]["stale"]:
             write(f"ERROR: {stale['message']}", red=True, bold=True)
         write(f"toolconformance: {report['run']['seed_sentence']}")
-        if report["ok"]:
-            write("toolconformance: conforms", green=True, bold=True)
-        else:
-            write("toolconformance: does not conform: " + "; ".join(report["why"]), red=True, bold=True)
+        write(f"toolconformance: {verdict_line(report)}", **({"green": True} if report["ok"] else {"red": True}), bold=True)
         if self.updated:
             write(self.updated, yellow=True)
         if self.written:

@@ -24,7 +24,9 @@ def _cell(text: str, limit: int = 300) -> str:
 
 
 def verdict(report: Mapping[str, Any]) -> str:
-    return "conforms" if report["ok"] else "does not conform"
+    summary = report["summary"]
+    held = summary["passed"] + summary["deviation"]
+    return f"conforms on {held} of {summary['rules']} rules" if report["ok"] else "does not conform"
 
 
 def _rule_details(rule: Mapping[str, Any]) -> list[str]:

@@ -356,3 +356,22 @@ def sibling(path: Path, suffix: str) -> Path:
 @cache
 def report_schema() -> dict[str, Any]:
     return json.loads(resources.files(__package__).joinpath("report.schema.json").read_text("utf-8"))
+
+
+def verdict_line(report: Mapping[str, Any]) -> str:
+    """The one line a CI gate shows, saying how much was checked: "conforms on 11 of 56 rules (45
+    skipped: ...)"; a run that does not conform says why."""
+    summary = report["summary"]
+    if not report["ok"]:
+        return "does not conform: " + "; ".join(report["why"])
+    held = summary["passed"] + summary["deviation"]
+    line = f"conforms on {held} of {summary['rules']} rules in scope"
+    if summary["deviation"]:
+        line += f" ({summary['deviation']} as known deviations)"
+    unchecked = [(summary[s], s) for s in ("skipped", "not-applicable", "blocked", "not-run") if summary[s]]
+    if unchecked:
+        line += "; not checked: " + ", ".join(f"{n} {s}" for n, s in unchecked)
+        reasons = sorted({r for e in report["rules"] if e["status"] == "skipped" for r in e.get("skip_reasons", [])[:1]})
+        if reasons:
+            line += f" (e.g. {reasons[0]})"
+    return line

@@ -27,8 +27,9 @@ from reference_host.errors import PluginLoadError
 MANIFEST_NAME = "plugin.json"
 PY_SUFFIXES = frozenset({".py"})
 ENTRY_SUFFIXES = PY_SUFFIXES | JS_SUFFIXES | TS_SUFFIXES
-# Looked for, in order, in a folder without a manifest (after package.json "main").
-DEFAULT_ENTRIES = ("index.mjs", "index.js", "index.ts", "plugin.py")
+# Looked for, in order, in a folder without a manifest, after package.json's "pi.extensions" and before its
+# "main": pi's own order (index.ts, then index.js), then the kit's (index.mjs, plugin.py).
+DEFAULT_ENTRIES = ("index.ts", "index.js", "index.mjs", "plugin.py")
 
 
 @dataclass
@@ -57,24 +58,63 @@ def _read_json(path: Path, what: str) -> Any:
         ) from exc
 
 
-def _default_entry(folder: Path) -> Path | None:
+def pi_extension_entries(folder: Path) -> list[Path]:
+    """The entries a folder declares as pi does: ``package.json``'s ``"pi": {"extensions": [...]}``, each
+    that exists (a folder by its ``index.ts`` or ``index.js``), in order; empty when it declares none.
+
+    This is pi 1.6.0's ``resolveExtensionEntries`` (dist/core/extensions/loader.js): a declared path
+    that does not exist is passed over, and ``main`` is never read.
+    """
     package = folder / "package.json"
-    if package.is_file():
-        data = _read_json(package, "package.json")
-        main = data.get("main") if isinstance(data, dict) else None
-        if isinstance(main, str) and main:
-            candidate = (folder / main).resolve()
-            if not candidate.is_file():
-                raise PluginLoadError(
-                    f"package.json in {folder} names main {main!r}, but {candidate} does not exist; fix 'main' "
-                    "or add a plugin.json with an 'entry'",
-                    subject=str(package),
-                )
-            return candidate
+    if not package.is_file():
+        return []
+    data = _read_json(package, "package.json")
+    pi = data.get("pi") if isinstance(data, dict) else None
+    declared = pi.get("extensions") if isinstance(pi, dict) else None
+    entries: list[Path] = []
+    for item in declared if isinstance(declared, list) else []:
+        if not isinstance(item, str) or not item:
+            continue
+        candidate = (folder / item).resolve()
+        if candidate.is_dir():
+            candidate = next((candidate / n for n in ("index.ts", "index.js") if (candidate / n).is_file()), candidate)
+        if candidate.is_file():
+            entries.append(candidate)
+    return entries
+
+
+def package_name(folder: Path) -> str | None:
+    """The ``name`` of the folder's ``package.json``, without its npm scope, or None."""
+    package = folder / "package.json"
+    if not package.is_file():
+        return None
+    data = _read_json(package, "package.json")
+    name = data.get("name") if isinstance(data, dict) else None
+    return name.rsplit("/", 1)[-1] if isinstance(name, str) and name else None
+
+
+def _default_entry(folder: Path) -> Path | None:
+    entries = pi_extension_entries(folder)
+    if len(entries) > 1:
+        listed = ", ".join(str(e.relative_to(folder)) if e.is_relative_to(folder) else str(e) for e in entries)
+        raise PluginLoadError(
+            f"package.json in {folder} declares {len(entries)} pi extensions ({listed}); give them one by one "
+            "(--toolconformance-plugin=FOLDER checks them all when given on the command line)",
+            subject=str(folder / "package.json"),
+        )
+    if entries:
+        return entries[0]
     for name in DEFAULT_ENTRIES:
         candidate = folder / name
         if candidate.is_file():
             return candidate.resolve()
+    package = folder / "package.json"
+    if package.is_file():
+        # npm's "main" comes last: pi never reads it, and `npm init` sets it to an index.js that is not there.
+        data = _read_json(package, "package.json")
+        main = data.get("main") if isinstance(data, dict) else None
+        if isinstance(main, str) and main and (folder / main).is_file():
+            return (folder / main).resolve()
     return None
 
 
@@ -141,20 +181,22 @@ def load_plugin(
             found = _default_entry(target)
             if found is None:
                 raise PluginLoadError(
-                    f"plugin folder {target} has no {MANIFEST_NAME}, no package.json 'main' and none of "
-                    f'{", ".join(DEFAULT_ENTRIES)}; add a {MANIFEST_NAME} with "name" and "entry"',
+                    f"plugin folder {target} has no {MANIFEST_NAME}, no pi extension in its package.json "
+                    f"(\"pi\": {{\"extensions\": [...]}}), none of {', '.join(DEFAULT_ENTRIES)} and no package.json 'main' "
+                    f'that exists; add one of them, or a {MANIFEST_NAME} with "name" and "entry"',
                     subject=str(target),
                 )
-            entry, name = found, target.name
+            entry, name = found, package_name(target) or target.name
     elif target.suffix == ".json":
         if target.name == "package.json":
             found = _default_entry(target.parent)
             if found is None:
                 raise PluginLoadError(
-                    f"{target} has no 'main' and {target.parent} holds none of {', '.join(DEFAULT_ENTRIES)}",
+                    f"{target} declares no pi extension and names no 'main' that exists, and {target.parent} holds "
+                    f"none of {', '.join(DEFAULT_ENTRIES)}",
                     subject=str(target),
                 )
-            entry, name = found, target.parent.name
+            entry, name = found, package_name(target.parent) or target.parent.name
         else:
             entry, name, manifest = _from_manifest(target)
     else:
@@ -175,6 +217,7 @@ def load_plugin(
 
 __all__ = [
     "LoadedPlugin",
+    "pi_extension_entries",
     "NodePlugin",
     "PluginExitError",
     "PluginTimeoutError",

@@ -7,8 +7,6 @@ what registered), SCOPE-4 (identity or access read during register) and COST-2 (
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from pytest_toolconformance.findings import StepOutOfTime
@@ -137,7 +135,7 @@ def test_no_register_time_reads(toolconformance_subject: Subject) -> None:
 
 
 @for_each_tool(["COST-2"])
-def test_advertised_bytes(toolconformance_subject: Subject, record_property: Any) -> None:
+def test_advertised_bytes(toolconformance_subject: Subject) -> None:
     """COST-2: the tool's advertised definition, in bytes, is reported; a configured budget is enforced."""
     subject = toolconformance_subject
     tut = subject.tool
@@ -147,7 +145,9 @@ def test_advertised_bytes(toolconformance_subject: Subject, record_property: Any
     if entry is None:
         pytest.skip(f"tool {tut.name} is not in the model's tool list of a session in its scope")
     size = json_bytes(dict(entry))
-    record_property("advertised_bytes", size)
+    # As every kit check records its rule: on the item, not through record_property, which warns under
+    # junit_family xunit2 (pytest's default) and so turns a correct plugin red under -W error.
+    subject.request.node.user_properties.append(("advertised_bytes", size))
     budget = subject.settings.tool_budget
     if budget is not None and size > budget:
         raise subject.finding(

@@ -1,5 +1,8 @@
 // Verdict: loads (every pi helper it imports exists); NAME-1 fails: its read override names the
-// file it reads `path` (the seed: "Use file_path for a tool's primary single-file target"), line 14.
+// file it reads `path` (the seed: "Use file_path for a tool's primary single-file target"), line 16.
+// SCHEMA-4 fails: it declares pi's offset and limit but never reads them, so a limit that is not a
+// number is answered exactly as the call without it (the seed: "Validate data from external systems
+// again inside the handler"), line 16.
 import { createReadTool, formatSize, getAgentDir, truncateHead, type ExtensionAPI } from "@mariozechner/pi-coding-agent";
 import * as fs from "node:fs";
 import * as path from "node:path";
