@@ -91,7 +91,7 @@ def median_of(argv: list[str], cwd: Path, runs: int) -> tuple[float, float]:
     for _ in range(runs):
         clean(cwd)
         wall, cpu, code = timed(argv, cwd)
-        if code not in (0, 5):
+        if code not in (0, 1, 5):  # 1: the plugin has findings (pi's hello.ts fails SCHEMA-4), as a real one may
             raise SystemExit(f"pytest {' '.join(argv)} in {cwd} exited {code}")
         walls.append(wall)
         cpus.append(cpu)

@@ -1,4 +1,4 @@
-"""Requests per second over the wire protocol, against the reference host (``python -m reference_host.wire``).
+"""Requests per second over the wire protocol, against the reference host (``python -m pytest_toolconformance.host.wire.reference_server``).
 
 One kit-side :class:`~pytest_toolconformance.host.wire.client.WireHostAdapter` drives one host process,
 one request at a time (the protocol is strictly request/answer), every answer validated against
@@ -26,7 +26,7 @@ sys.path.insert(0, str(ROOT))
 from pytest_toolconformance.host.inprocess import ReferenceHostAdapter  # noqa: E402
 from pytest_toolconformance.host.wire.client import WireHostAdapter  # noqa: E402
 
-COMMAND = [sys.executable, "-m", "reference_host.wire"]
+COMMAND = [sys.executable, "-m", "pytest_toolconformance.host.wire.reference_server"]
 PLUGIN: dict[str, Any] = {
     "name": "bench",
     "tools": [{

@@ -1,8 +1,17 @@
 """pytest-toolconformance: a conformance test kit for an agent host's plugin tool API.
 
-For host implementers (docs/host-implementers.md): :class:`UnsupportedHost`, the base of an adapter
-that overrides only what its host supports, and :func:`reference_adapter`, a fresh adapter over
-the reference host.
+The one face of the kit: every name the docs use is importable from here.
+
+- Host implementers (docs/host-implementers.md): :class:`UnsupportedHost`, the base of an adapter
+  that overrides only what its host supports; :func:`reference_adapter`, a fresh adapter over the
+  reference host; :data:`attack_params`, the sandbox attack table as pytest params
+  (docs/access-model.md); :data:`EXTERNAL_DESCRIPTION_CAP`, :data:`EXTERNAL_DEFINITION_CAP` and
+  :func:`json_bytes`, the external caps and how a definition's bytes are counted (CAP-1, CAP-2).
+- Plugin authors (docs/plugin-authors.md): :func:`load_plugin`, a plugin as the kit loads it;
+  :mod:`pytest_toolconformance.sdk`, what a Python plugin imports.
+- Both: :class:`Finding`, the failure every check raises; :class:`ToolConformanceAdvisory`, the
+  warning of an advisory finding; :class:`StepOutOfTime`, a step reported errored;
+  :mod:`pytest_toolconformance.strategies`, the public Hypothesis strategies.
 """
 
 import sys
@@ -24,9 +33,49 @@ def _not_for_assertion_rewriting(*packages: str) -> None:
 
 _not_for_assertion_rewriting("pytest_toolconformance", "reference_host")
 
-from pytest_toolconformance.host.contract import UnsupportedHost  # noqa: E402 - after the line above, on purpose
+from typing import Any  # noqa: E402 - after the line above, on purpose, as every import below
+
+from pytest_toolconformance.findings import Finding, StepOutOfTime, ToolConformanceAdvisory  # noqa: E402
+from pytest_toolconformance.host.contract import UnsupportedHost  # noqa: E402
 from pytest_toolconformance.host.inprocess import reference_adapter  # noqa: E402
 
 __version__ = "0.1.0"
 
-__all__ = ["UnsupportedHost", "__version__", "reference_adapter"]
+# Imported when first used, so that `import pytest_toolconformance` (every pytest run where the kit
+# is installed) does not load Hypothesis' strategies, the plugin loaders or the sandbox table.
+_LAZY = {
+    "attack_params": ("pytest_toolconformance.host.attacks", "attack_params"),
+    "load_plugin": ("pytest_toolconformance.plugins.loaders", "load_plugin"),
+    "strategies": ("pytest_toolconformance.strategies", None),
+    "sdk": ("pytest_toolconformance.sdk", None),
+    "json_bytes": ("reference_host.schemas", "json_bytes"),
+    "EXTERNAL_DESCRIPTION_CAP": ("reference_host.schemas", "EXTERNAL_DESCRIPTION_CAP"),
+    "EXTERNAL_DEFINITION_CAP": ("reference_host.schemas", "EXTERNAL_DEFINITION_CAP"),
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _LAZY:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+
+    module, attribute = _LAZY[name]
+    value = importlib.import_module(module)
+    return value if attribute is None else getattr(value, attribute)
+
+
+__all__ = [
+    "EXTERNAL_DEFINITION_CAP",
+    "EXTERNAL_DESCRIPTION_CAP",
+    "Finding",
+    "StepOutOfTime",
+    "ToolConformanceAdvisory",
+    "UnsupportedHost",
+    "__version__",
+    "attack_params",
+    "json_bytes",
+    "load_plugin",
+    "reference_adapter",
+    "sdk",
+    "strategies",
+]

@@ -16,12 +16,12 @@ import pytest
 from faker import Faker
 
 from pytest_toolconformance import options as settings_module
+from pytest_toolconformance.host import attacks
 from pytest_toolconformance.host.client import HostClient, Session
 from pytest_toolconformance.host.connect import configured_adapter
 from pytest_toolconformance.host.contract import HostAdapter
 from pytest_toolconformance.host.errors import HostProtocolError
 from pytest_toolconformance.host.wire.errors import WireHostUnusable
-from pytest_toolconformance.suites.host import attacks
 
 IDENTITY_KINDS = ("guest", "member", "admin", "owner", "revoked")
 
@@ -140,7 +140,7 @@ class PlanFileSandbox:
     """A Plan turn on a managed Project conversation, its plan path, and the real directory behind it.
 
     ``outside`` is a real directory beside ``root`` (holding ``secret.txt``) that no operation may
-    ever reach; the attack table (:mod:`pytest_toolconformance.suites.host.attacks`) plants links to it.
+    ever reach; the attack table (:mod:`pytest_toolconformance.host.attacks`) plants links to it.
     """
 
     host: HostClient

@@ -1,7 +1,7 @@
 """The reference host behind a JSON facade: the adapter contract's methods, JSON in and JSON out.
 
 The kit's in-process adapter (``pytest_toolconformance.host.inprocess``) and the wire server
-(:mod:`reference_host.wire`) both speak through :class:`JsonHost`, so the two cannot drift apart.
+(:mod:`pytest_toolconformance.host.wire.reference_server`) both speak through :class:`JsonHost`, so the two cannot drift apart.
 This module must not import the kit: the reference host is a host like any other, and a host does
 not depend on the test kit that checks it.
 """

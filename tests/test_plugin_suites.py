@@ -400,6 +400,8 @@ def test_the_kits_own_set_up_is_not_the_plugins_time(pytester: pytest.Pytester, 
 VERDICTS = [
     # item 2: a hang is errored where it is met, and the tool's other checks still find the real failure.
     pytest.param(JS / "verdict_hangs_on_one_call", {"ERR-2"}, {"REG-3"}, id="hang-errored-other-checks-run"),
+    # item 5: a url parameter gets a URL, so the fetch behind it runs and its flattened failure is seen.
+    pytest.param(JS / "verdict_url_reaches_fetch", {"ERR-3"}, set(), id="url-reaches-the-fetch"),
     # item 3: a missing program and a missing API key are host faults, thrown as the seed says: not ERR-2's.
     pytest.param(JS / "verdict_environment_throw", set(), set(), id="environment-throw-not-err-2"),
     # item 7: an enum named scope is no path (NAME-2); optional parameters are no choice (SCHEMA-3); a

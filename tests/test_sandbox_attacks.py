@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from pytest_toolconformance.suites.host.attacks import snapshot
+from pytest_toolconformance.host.attacks import snapshot
 from reference_host.errors import SandboxError
 from reference_host.sandbox import Sandbox, SandboxAccess, SandboxOp, child_access
 

@@ -25,7 +25,7 @@ from pytest_toolconformance.host.wire.errors import WireProtocolError
 from reference_host import facade
 
 HOSTS = Path(__file__).parent / "wire_hosts"
-REFERENCE = [sys.executable, "-m", "reference_host.wire"]
+REFERENCE = [sys.executable, "-m", "pytest_toolconformance.host.wire.reference_server"]
 
 ECHO_PLUGIN: dict[str, Any] = {
     "name": "demo",

@@ -48,7 +48,7 @@ def _same(doc: Any, real: Any, where: str = "$") -> None:
 
 def _replay(root: Path) -> list[tuple[str, bytes]]:
     """The transcript's conversation, held again through the kit's own client."""
-    adapter = WireHostAdapter([sys.executable, "-m", "reference_host.wire"], timeout=5)
+    adapter = WireHostAdapter([sys.executable, "-m", "pytest_toolconformance.host.wire.reference_server"], timeout=5)
     adapter.transcript = []
     adapter.reset()
     adapter.install_plugin({

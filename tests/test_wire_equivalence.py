@@ -12,7 +12,7 @@ import pytest
 
 from pytest_toolconformance.host.wire.outcomes import is_errored
 
-WIRE = "exec:" + shlex.join([sys.executable, "-m", "reference_host.wire"])
+WIRE = "exec:" + shlex.join([sys.executable, "-m", "pytest_toolconformance.host.wire.reference_server"])
 
 
 def _outcomes(reprec: pytest.HookRecorder) -> dict[str, str]:

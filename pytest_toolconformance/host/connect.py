@@ -75,7 +75,7 @@ def load_host(spec: str, *, search_paths: Sequence[Path] = (), timeout: float = 
     if spec.startswith("exec:"):
         command = spec[len("exec:"):].strip()
         if not command:
-            raise HostSpecError("--toolconformance-host=exec: needs a command, e.g. exec:python -m reference_host.wire")
+            raise HostSpecError("--toolconformance-host=exec: needs a command, e.g. exec:python -m pytest_toolconformance.host.wire.reference_server")
         if WireHostAdapter is None:
             raise HostSpecError(
                 f"--toolconformance-host={spec!r}: this platform ({sys.platform}) cannot run a wire host: "

@@ -1,7 +1,7 @@
 """The reference host behind the adapter contract: the kit's default subject.
 
 The contract methods live in :class:`reference_host.facade.JsonHost`, which the wire server
-(``python -m reference_host.wire``) serves too; this adapter only declares the kit's capability
+(``python -m pytest_toolconformance.host.wire.reference_server``) serves too; this adapter only declares the kit's capability
 names, so an in-process run and a run over the wire check the very same code.
 """
 

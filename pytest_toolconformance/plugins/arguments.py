@@ -91,6 +91,44 @@ def valid(schema: Mapping[str, Any], value: Any) -> bool:
 
 _SAFE_PATH = st.sampled_from(SAFE_NAMES) | st.from_regex(r"[a-z][a-z0-9_]{0,8}(\.[a-z]{1,3})?", fullmatch=True)
 
+# Strings whose name, description or format says what they hold get values of that shape, so that a
+# call reaches the code behind the parameter (a fetch tool's request, and so its transport handling,
+# ERR-3 and ERR-4: the kit's network guard fails every request as a real outage would).
+_SHAPED_VALUES: dict[str, tuple[str, ...]] = {
+    "url": ("https://example.com/", "https://api.example.com/v1/items?q=hello", "http://127.0.0.1:9/status"),
+    "email": ("someone@example.com", "a.b@example.org"),
+    "date-time": ("2026-01-01T00:00:00Z", "2026-12-31T23:59:59+01:00"),
+    "date": ("2026-01-01", "2026-12-31"),
+}
+_SHAPE_OF_FORMAT = {"uri": "url", "url": "url", "iri": "url", "uri-reference": "url", "email": "email",
+                    "date-time": "date-time", "date": "date"}
+_SHAPE_NAME = (
+    ("url", re.compile(r"(^|_)(url|uri|href|link|endpoint|website|homepage)s?$|^(url|uri)(_|$)", re.IGNORECASE)),
+    ("email", re.compile(r"(^|_)e?mail(_address)?$", re.IGNORECASE)),
+    ("date-time", re.compile(r"(^|_)(datetime|timestamp)$", re.IGNORECASE)),
+    ("date", re.compile(r"(^|_)date$", re.IGNORECASE)),
+)
+_SHAPE_DESCRIPTION = (
+    ("url", re.compile(r"^(the |a |an )?(\w+ )?(url|uri|link|web address)\b", re.IGNORECASE)),
+    ("email", re.compile(r"^(the |an? )?(\w+ )?e-?mail( address)?\b", re.IGNORECASE)),
+)
+
+
+def string_shape(name: str, schema: Mapping[str, Any]) -> str | None:
+    """What a string parameter holds (``url``, ``email``, ``date``, ``date-time``), or None."""
+    fmt = schema.get("format")
+    if isinstance(fmt, str) and fmt in _SHAPE_OF_FORMAT:
+        return _SHAPE_OF_FORMAT[fmt]
+    for shape, pattern in _SHAPE_NAME:
+        if pattern.search(name):
+            return shape
+    description = schema.get("description")
+    if isinstance(description, str):
+        for shape, pattern in _SHAPE_DESCRIPTION:
+            if pattern.search(description.strip()):
+                return shape
+    return None
+
 
 def json_values(depth: int = 2) -> st.SearchStrategy[Any]:
     scalars = (
@@ -140,7 +178,10 @@ def value_for(schema: Any, *, name: str = "", depth: int = 0) -> st.SearchStrate
             return _SAFE_PATH
         low = schema.get("minLength") if isinstance(schema.get("minLength"), int) else 0
         high = schema.get("maxLength") if isinstance(schema.get("maxLength"), int) else max(low, 0) + 20
-        return st.text(min_size=low, max_size=max(low, min(high, low + 20)))
+        text = st.text(min_size=low, max_size=max(low, min(high, low + 20)))
+        shape = string_shape(name, schema)
+        # Values of its shape first (Hypothesis shrinks towards the first branch), boundary text beside them.
+        return st.sampled_from(_SHAPED_VALUES[shape]) | text if shape is not None else text
     if kind == "integer":
         low, high = _number_bounds(schema)
         return st.integers(int(low) if low is not None else -1000, int(high) if high is not None else 1000)
@@ -239,7 +280,8 @@ def simplest_value(schema: Any, name: str = "") -> Any:
     if isinstance(kind, list):
         kind = next((k for k in kind if k != "null"), kind[0] if kind else None)
     if kind == "string":
-        candidate = "notes.txt" if is_pathish(name) else "hello"
+        shape = string_shape(name, schema)
+        candidate = "notes.txt" if is_pathish(name) else _SHAPED_VALUES[shape][0] if shape is not None else "hello"
         low = schema.get("minLength") if isinstance(schema.get("minLength"), int) else 0
         if len(candidate) < low:
             candidate = candidate + "x" * (low - len(candidate))

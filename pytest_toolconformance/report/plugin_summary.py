@@ -64,9 +64,6 @@ class PluginSuitesSummary:
 
 
 def configure(config: pytest.Config, settings: Settings) -> None:
-    """Called from plugin.py when plugin suites will run: registers the terminal summary."""
-    from pytest_toolconformance.suites.plugin import _fixtures
+    """Registers the terminal summary of the plugin suites (suites.plugin.configure calls it)."""
     if not config.pluginmanager.has_plugin(PLUGIN_NAME):
         config.pluginmanager.register(PluginSuitesSummary(config, settings), PLUGIN_NAME)
-    if not config.pluginmanager.is_registered(_fixtures):
-        config.pluginmanager.register(_fixtures, f"{PLUGIN_NAME}-fixtures")

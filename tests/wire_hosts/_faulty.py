@@ -1,7 +1,7 @@
 """Shared by the deliberately broken wire hosts: the reference host's server, one fault injected.
 
 Each ``*_host.py`` beside this file is run as ``python tests/wire_hosts/NAME.py``. It behaves like
-``python -m reference_host.wire`` until it meets the request its fault is about, so the kit sees a
+``python -m pytest_toolconformance.host.wire.reference_server`` until it meets the request its fault is about, so the kit sees a
 host that works and then breaks in one way only.
 """
 
@@ -13,7 +13,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from reference_host.wire import Server, serve
+from pytest_toolconformance.host.wire.reference_server import Server, serve
 
 
 class FaultyServer(Server):

@@ -14,7 +14,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the checkout: tests.mutants is importable
 
-from reference_host.wire import serve  # noqa: E402
+from pytest_toolconformance.host.wire.reference_server import serve  # noqa: E402
 
 MODULE = importlib.import_module(sys.argv[1])
 

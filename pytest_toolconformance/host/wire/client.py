@@ -106,7 +106,7 @@ class WireHostAdapter:
             argv = list(command)
             self.command = shlex.join(argv)
         if not argv:
-            raise HostSpecError("--toolconformance-host=exec: needs a command, e.g. exec:python -m reference_host.wire")
+            raise HostSpecError("--toolconformance-host=exec: needs a command, e.g. exec:python -m pytest_toolconformance.host.wire.reference_server")
         if shutil.which(argv[0], path=os.environ.get("PATH") if env is None else env.get("PATH")) is None and not (
             os.sep in argv[0] and os.path.exists(argv[0])
         ):

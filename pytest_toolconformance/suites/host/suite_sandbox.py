@@ -1,6 +1,6 @@
 """The plan-file sandbox through the adapter: the attack table and a link-swap race (PLANFILE-2/3/4/5).
 
-The table is data in :mod:`pytest_toolconformance.suites.host.attacks`; every row runs against a fresh
+The table is data in :mod:`pytest_toolconformance.host.attacks`; every row runs against a fresh
 ``plan_file_sandbox`` (a managed Project Plan turn over a real temporary directory), and the
 verdict is read from the real directory as well as from the host's answer: nothing outside the
 root may change, a refused operation changes nothing, an admitted one really happened.
@@ -23,8 +23,8 @@ from pathlib import Path
 import pytest
 
 from pytest_toolconformance.fixtures import PlanFileSandbox
+from pytest_toolconformance.host import attacks
 from pytest_toolconformance.host.client import HostClient, Session, check
-from pytest_toolconformance.suites.host import attacks
 
 #: The rules the attack table checks (each row is marked with its own one of them).
 ATTACK_RULES = ("PLANFILE-2", "PLANFILE-3", "PLANFILE-4", "PLANFILE-5")

@@ -46,7 +46,7 @@ OWNER_WORDS = re.compile(r"\b(owner|operator)\b", re.IGNORECASE)
 TRANSPORT_FIX = (
     "let the failure propagate, or in a catch-all write `if (isTransportFailure(error)) throw error;` and tag "
     "failures you raise yourself with `throw markTransportFailure(error)` (elowen-plugin-shared/transport; "
-    "Python: reference_host.mark_transport_failure)"
+    "Python: pytest_toolconformance.sdk.mark_transport_failure)"
 )
 
 

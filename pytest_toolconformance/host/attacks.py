@@ -37,7 +37,7 @@ plan file's parent directory.
 Plugin authors use the same rows for their own file-writing code through the
 ``plan_file_sandbox`` fixture::
 
-    from pytest_toolconformance.suites.host.attacks import ATTACKS, attack_params
+    from pytest_toolconformance.host.attacks import ATTACKS, attack_params
 
     @pytest.mark.parametrize("attack", attack_params())
     def test_my_tool_keeps_to_the_plan_file(plan_file_sandbox, attack):

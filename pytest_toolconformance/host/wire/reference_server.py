@@ -1,4 +1,4 @@
-"""The reference host over the wire protocol: ``python -m reference_host.wire``.
+"""The reference host over the wire protocol: ``python -m pytest_toolconformance.host.wire.reference_server``.
 
 Reads one JSON request per line on stdin and writes one answer per line on stdout, in order
 (docs/wire-protocol.md). Every request is served by :class:`reference_host.facade.JsonHost`, the
@@ -22,8 +22,7 @@ from collections.abc import Callable
 from typing import IO, Any
 
 from pytest_toolconformance.host.contract import WIRE_METHODS, Method
-
-from .facade import CAPABILITIES, VERSION, JsonHost
+from reference_host.facade import CAPABILITIES, VERSION, JsonHost
 
 PROTOCOL_VERSION = 1
 NAME = "reference-host"
