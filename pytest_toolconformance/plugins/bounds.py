@@ -31,8 +31,8 @@ MAX_FACTOR = 8.0
 #: :data:`KIT_SETUP_FLOOR` seconds: it is never the plugin's time, only a guard against a stuck kit.
 KIT_SETUP_BOUNDS = 12.0
 KIT_SETUP_FLOOR = 60.0
-_SPIN_SECONDS = 0.02
-_ROUNDS = 5
+_SPIN_SECONDS = 0.015
+_ROUNDS = 3
 
 
 @dataclass(frozen=True)
