@@ -134,6 +134,8 @@ def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Module | None:
     # Suite modules are named suite_*.py so that nothing but this hook ever collects them.
     if file_path.parent in (SUITES_DIR, PLUGIN_SUITES_DIR) and file_path.name.startswith("suite_") and file_path.suffix == ".py":
+        if parent.session.isinitpath(file_path):
+            return None  # named on the command line (a rerun line): pytest's own collector takes it, once
         settings = options.of(parent.config)
         if settings.host_suites if file_path.parent == SUITES_DIR else settings.plugin_suites:
             return pytest.Module.from_parent(parent, path=file_path)

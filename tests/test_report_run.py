@@ -329,3 +329,21 @@ def test_the_rerun_line_reproduces_exactly_that_finding(pytester: pytest.Pyteste
     _, _, failed_again = again.listoutcomes()
     assert [r.nodeid for r in failed_again] == [failed.nodeid]
     assert dict(failed_again[0].user_properties)["toolconformance-finding"] == message
+
+
+def test_host_findings_are_short_and_rerun_exactly_their_case(pytester: pytest.Pytester) -> None:
+    """Issue 24, item 6: a scenario's finding shows what differs and where the case is, not the whole
+    answer and the whole case (lines of 3,000 characters), and its rerun line reruns that case alone."""
+    host = "--toolconformance-host=tests.mutants.reg_4_details_in_model_result:factory"
+    result = pytester.runpytest_inprocess("--toolconformance", host, "-k", "REG-4 and test_scenario", "-p",
+                                          "no:cacheprovider")
+    out = result.stdout.str()
+    findings = [line for line in out.splitlines() if line.startswith("[REG-4]")]
+    assert findings, out[-2000:]
+    assert max(len(line) for line in out.splitlines()) < 1000, max(out.splitlines(), key=len)
+    reproductions = [line for line in out.splitlines() if line.startswith("  reproduce: scenario ")]
+    assert reproductions and all("in scenarios/reg/" in line for line in reproductions), reproductions
+    rerun = next(line for line in out.splitlines() if line.startswith("  rerun: ") and "test_scenario[" in line)
+    again = pytester.runpytest_inprocess(*shlex.split(rerun.removeprefix("  rerun: ").removeprefix("pytest ")),
+                                         "-p", "no:cacheprovider")
+    again.assert_outcomes(failed=1)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import platform
+import shlex
 import time
 from collections.abc import Generator
 from datetime import UTC, datetime
@@ -62,6 +63,11 @@ def _rerun(settings: Settings, config: pytest.Config, item: pytest.Item, rule: s
         parts += [f"--toolconformance-plugin={spec}" for spec in settings.plugins]
     parts.append(f"--toolconformance-seed={settings.seed}")
     props = dict(item.user_properties)
+    if subject == "host" and getattr(item, "callspec", None) is not None:
+        # One parametrized host check (a scenario case): exactly that item, by its path and name, not
+        # every case of the rule (naming a kit suite module runs just what it names).
+        parts.append(shlex.quote(f"{item.path}::{item.name}"))
+        return " ".join(parts)
     name = props.get("tool") or props.get("plugin") or getattr(item, "originalname", None) or item.name
     parts.append(f'-k "{rule} and {name}"')
     return " ".join(parts)

@@ -35,7 +35,7 @@ from typing import Any
 import jsonschema
 import pytest
 
-from pytest_toolconformance.findings import Finding
+from pytest_toolconformance.findings import Finding, shorten
 from pytest_toolconformance.host.client import HostClient, Session
 from pytest_toolconformance.host.errors import HostRefusal
 from pytest_toolconformance.suites.host.preconditions import origin_holds
@@ -109,6 +109,16 @@ def _substitute(value: Any, variables: Mapping[str, Any]) -> Any:
     return value
 
 
+def _step_summary(step: Mapping[str, Any]) -> str:
+    """One step of a case in a few words (``call Secretive with {}``), for a finding's reproduction."""
+    do = str(step.get("do"))
+    if do == "call":
+        return f"call {step.get('tool')} with {shorten(step.get('arguments', {}), 120)}"
+    if do == "open":
+        return f"open a session {shorten(step.get('spec', {}), 120)}"
+    return do
+
+
 def mismatch(expected: Any, actual: Any, where: str = "$") -> str | None:
     """Where ``actual`` fails to contain ``expected`` (deep subset), or None."""
     if isinstance(expected, Mapping):
@@ -174,12 +184,14 @@ class CaseRunner:
                         f"[{step.get('do')}] found it broken ({expected[:300]})")
         if self.case.data.get("plugins") or any(s.get("do") == "install" for s in self.case.data.get("steps", [])):
             origin_holds(self.client, rule)
+        # Short as a plugin finding: what differs, and where the case is; the whole case is in its file.
         raise Finding(
             rule,
             f"case {self.case.id} ({self.case.file}) step {index} [{step.get('do')}]: {expected}",
-            actual,
+            shorten(actual, 500),
             subject="host",
-            reproduction=dict(self.case.data),
+            reproduction=f"scenario {self.case.id} in scenarios/{self.case.file}, its steps 1 to {index}: "
+                         + "; ".join(_step_summary(s) for s in self.case.data.get("steps", [])[:index]),
         )
 
     def run(self) -> None:
@@ -284,7 +296,10 @@ class CaseRunner:
             if errors:
                 first = errors[0]
                 where = "/".join(str(p) for p in first.absolute_path) or "(root)"
-                self.fail(index, step, f"answer satisfies {expect.get('says') or 'the step schema'} (at {where}: {first.message[:300]})", answer)
+                # jsonschema's message quotes the whole instance; the finding shows the part that fails.
+                said = first.message if len(first.message) <= 200 else f"it fails the schema's {first.validator!r}"
+                self.fail(index, step, f"answer satisfies {expect.get('says') or 'the step schema'} (at {where}: "
+                                       f"{said})", {where: first.instance} if where != "(root)" else answer)
 
     def _expect_catalog(self, index: int, step: Mapping[str, Any], wanted: Mapping[str, Any], answer: Any) -> None:
         entries = {e.get("name"): e for e in (answer or {}).get("catalog") or [] if isinstance(e, Mapping)}
