@@ -23,8 +23,9 @@ from pytest_toolconformance.host import contract
 from pytest_toolconformance.host.client import HostClient
 from pytest_toolconformance.host.connect import HostSpecError, load_host
 from pytest_toolconformance.host.wire import protocol
+from pytest_toolconformance.host.wire import reference_server as wire
 from pytest_toolconformance.host.wire.client import WireHostAdapter
-from reference_host import facade, wire
+from reference_host import facade
 
 DOC = Path(__file__).parents[1] / "docs" / "host-implementers.md"
 SESSION_SPEC = {"identity": {"userId": "u1"}}
@@ -265,3 +266,41 @@ def test_the_contract_page_lists_every_method_with_the_capabilities_that_cover_i
 def test_the_contract_page_lists_every_capability_and_error_kind() -> None:
     assert {row[0].strip("`"): row[1] for row in _table("Capabilities")} == contract.CAPABILITIES
     assert [row[0].strip("`") for row in _table("Errors")] == list(contract.ERROR_KINDS)
+
+
+def test_an_exception_out_of_an_adapter_is_errored_not_failed(pytester: pytest.Pytester) -> None:
+    """docs/adapter-contract.md: "An exception out of an adapter ... is a bug in the adapter: the check
+    reports it as errored, not as a broken rule" (issue 21, item 9: it was reported failed)."""
+    pytester.makepyfile(raising_adapter='''
+from pytest_toolconformance import UnsupportedHost, reference_adapter
+
+
+class Raising(UnsupportedHost):
+    def __init__(self):
+        self.inner = reference_adapter()
+
+    def info(self):
+        return {**self.inner.info(), "capabilities": ["registration", "composition"]}
+
+    def reset(self):
+        return self.inner.reset()
+
+    def install_plugin(self, plugin):
+        return self.inner.install_plugin(plugin)
+
+    def open_session(self, spec):
+        return self.inner.open_session(spec)
+
+    def compose(self, session):
+        raise RuntimeError("the adapter lost its session table")
+
+
+def factory():
+    return Raising()
+''')
+    pytester.syspathinsert()
+    result = pytester.runpytest_inprocess("--toolconformance", "--toolconformance-host=raising_adapter:factory",
+                                          "-p", "no:cacheprovider", "-k", "REG-5")
+    outcomes = result.parseoutcomes()
+    assert outcomes.get("errors", 0) >= 1 and not outcomes.get("failed"), outcomes
+    result.stdout.fnmatch_lines(["*the adapter's compose() raised RuntimeError: the adapter lost its session table*"])

@@ -379,3 +379,16 @@ def test_protocol_faults_are_errors_and_broken_rules_are_failures(pytester: pyte
     ])
     junit = (pytester.path / "junit.xml").read_text()
     assert 'name="toolconformance_errored" value="wire host' in junit
+
+
+def test_line_separators_in_a_tools_text_survive_the_trip(reference: WireHostAdapter) -> None:
+    """Issue 21, item 8: the kit writes U+2028 and U+2029 escaped (JSON allows it), so a reader that
+    splits lines at them (Bun's readline) still gets one request a line; the text arrives intact."""
+    text = "first\u2028second\u2029third"
+    reference.reset()
+    assert reference.install_plugin(ECHO_PLUGIN)["accepted"] == ["Echo"]
+    session = reference.open_session({"identity": {"userId": "u1"}})["session"]
+    answer = reference.call(session, "Echo", {"value": text}, "c1")
+    assert answer["handlerRan"] is True and text in json.dumps(answer["content"], ensure_ascii=False)
+    sent = [line for who, line in reference.transcript or [] if who == "kit" and b'"method":"call"' in line]
+    assert sent and b"\\u2028" in sent[-1] and "\u2028".encode() not in sent[-1]

@@ -104,7 +104,15 @@ class HostClient:
         a :class:`HostRefusal` for an ``{"error": ...}`` answer, or "return" it."""
         if method not in BY_NAME:
             raise ValueError(f"{method!r} is not a method of the adapter contract")
-        value = getattr(self.adapter, method)(*args)
+        try:
+            value = getattr(self.adapter, method)(*args)
+        except HostProtocolError:
+            raise
+        except Exception as exc:
+            # docs/adapter-contract.md: an exception out of an adapter is a bug in the adapter, so the
+            # check that met it is errored, not failed (a wire host's faults arrive as HostProtocolError).
+            raise HostProtocolError(f"the adapter's {method}() raised {type(exc).__name__}: {exc} (an exception out "
+                                    "of an adapter is the adapter's bug; answer a refusal with {\"error\": ...})") from exc
         return self._raw(method, value) if refusal == "return" else self._ok(method, value)
 
     def _raw(self, method: str, value: Any) -> JSON:

@@ -87,10 +87,12 @@ class Subject:
         where = f"{self.plugin.name}/{self.tool.name}" if self.tool else self.plugin.name
         text = f"[{rule}] {where}: {message}"
         self.request.node.user_properties.append(("advisory", text))
+        # Told in the warnings summary at the plugin's own entry file, not at a line of the kit's.
+        entry = self.plugin.loaded.entry if self.plugin.loaded is not None else self.plugin.path
         with warnings.catch_warnings():
             # Shown in the warnings summary, and never turned into a failure by -W error.
             warnings.simplefilter("always", ToolConformanceAdvisory)
-            warnings.warn(ToolConformanceAdvisory(text), stacklevel=2)
+            warnings.warn_explicit(ToolConformanceAdvisory(text), ToolConformanceAdvisory, str(entry), 1)
 
     @contextlib.contextmanager
     def reporting(self) -> Iterator[None]:

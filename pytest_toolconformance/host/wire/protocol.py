@@ -104,5 +104,11 @@ def allowed(method: str, capabilities: frozenset[str]) -> bool:
 
 
 def encode(message: Mapping[str, Any]) -> bytes:
-    """One protocol line: compact JSON, UTF-8, non-ASCII unescaped, newline-terminated."""
-    return json.dumps(message, ensure_ascii=False, separators=(",", ":")).encode("utf-8") + b"\n"
+    """One protocol line: compact JSON, UTF-8, non-ASCII unescaped but for U+2028 and U+2029,
+    newline-terminated.
+
+    The two line and paragraph separators are escaped (JSON allows ``\\u2028``): some readers split
+    lines at them (Bun's readline does), which would cut a request in two.
+    """
+    text = json.dumps(message, ensure_ascii=False, separators=(",", ":"))
+    return text.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029").encode("utf-8") + b"\n"
