@@ -62,6 +62,11 @@ def test_broken_host_is_reported_as_errored(host: str, pytester: pytest.Pytester
     if host in ("hang_host", "crash_host", "wrong_seq_host", "invalid_json_host"):
         # The stream could not be trusted, so the host was restarted until the kit gave up on it.
         assert any("the kit gave up on it" in _text(r) for r in errored), host
+        # Issue 24, item 1: the fault in full once; every check after it one line, not a traceback each.
+        after = [r for r in errored if _text(r).startswith("not run: wire host")]
+        assert after and all("\n" not in _text(r) for r in after), host
+        # Stderr only with the faults before giving up (at most 3 restarts + 1) and the first check given up in.
+        assert sum("host stderr" in _text(r) for r in errored) <= 5, host
 
 
 @pytest.mark.parametrize(("command", "says"), [

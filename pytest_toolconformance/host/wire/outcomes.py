@@ -24,6 +24,28 @@ from pytest_toolconformance.host.wire.errors import WireHostUnusable
 
 #: The report attribute that marks a converted failure; it survives xdist's report serialization.
 ATTRIBUTE = "toolconformance_errored"
+#: Whether this run has shown the fault a host was given up for once already.
+_GAVE_UP_SHOWN = pytest.StashKey[bool]()
+
+
+def _gave_up(exc: BaseException) -> bool:
+    unusable = exception_in(exc, WireHostUnusable)
+    return unusable is not None and getattr(unusable.original, "fault", None) == "gave-up"
+
+
+def _after_giving_up(item: pytest.Item, call: pytest.CallInfo[None], report: Any) -> None:
+    if report.failed and call.excinfo is not None and _gave_up(call.excinfo.value):
+        # Once the kit gave up on a host every further check errors the same way: the fault is shown
+        # in full once, and each check after it is one line (a crashing host gave 1.8 MB of output).
+        unusable = exception_in(call.excinfo.value, WireHostUnusable)
+        assert unusable is not None
+        if item.config.stash.get(_GAVE_UP_SHOWN, False):
+            original = unusable.original
+            report.longrepr = (f"not run: wire host {original.host!r} {original.summary.splitlines()[0]} (its stderr is "
+                               "shown at the first check the kit gave up in)")
+        else:
+            item.config.stash[_GAVE_UP_SHOWN] = True
+            report.longrepr = str(unusable)
 
 
 @pytest.hookimpl(wrapper=True)
@@ -37,6 +59,7 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
             # junitxml writes the properties of the teardown report, which copies the item's.
             item.user_properties.append((ATTRIBUTE, message.splitlines()[0]))
             report.user_properties.append((ATTRIBUTE, message.splitlines()[0]))
+    _after_giving_up(item, call, report)
     return report
 
 
