@@ -118,9 +118,9 @@ class Subject:
 
     def _broken(self) -> None:
         assert self.tool is not None
+        if self._hung_here is not None:  # the check whose hang made the tool unusable is errored too
+            raise StepOutOfTime(f"[{self.rule}] {self._hung_here}")
         info = self.plugin.broken[self.tool.name]
-        if self._hung_here is not None or (info.out_of_time and info.nodeid == self.nodeid):
-            raise StepOutOfTime(f"[{self.rule}] {self._hung_here or info.message}")
         if info.nodeid == self.nodeid:
             pytest.fail(f"[{self.rule}] {info.message}", pytrace=False)
         what = "hung on two different calls" if info.out_of_time else "crashed"
@@ -187,13 +187,14 @@ class Subject:
         put, tut = self.plugin, self.tool
         assert put.host is not None and tut is not None and tut.registration is not None
         self._check_broken()
-        key = _answer_key(tut.name, via, arguments) if session is None else None
+        call_key = _answer_key(tut.name, via, arguments)
+        key = call_key if session is None else None
         if key is not None and key in put.answers:
             self.calls_recalled += 1
             return put.answers[key]
         hung = put.hung.setdefault(tut.name, {})
         # A hang is the call's, whichever session makes it: met again, it is not waited for again.
-        hang_key = _answer_key(tut.name, via, arguments) or f"unkeyed-{len(hung)}"
+        hang_key = call_key or f"unkeyed-{len(hung)}"
         if hang_key in hung:
             self._hang(hung[hang_key])
         session = session or self.session

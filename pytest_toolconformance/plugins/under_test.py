@@ -308,11 +308,10 @@ def _load_once(index: int, spec: str, path: Path, timeout: float) -> PluginUnder
         report = host.install_plugin(_RecordingPlugin(loaded.plugin, put, loaded.name), manifest=loaded.manifest,
                                      name=loaded.name)
     except HostError as exc:
-        timed_out = exception_in(exc, PluginTimeoutError)
+        # Node's own bound names its phase; the host's bound on a Python register() is its CallTimeout.
+        timed_out = exception_in(exc, (PluginTimeoutError, CallTimeout))
         if timed_out is not None:
-            put.out_of_time = timed_out.phase  # type: ignore[attr-defined]
-        elif "did not finish within" in exc.detail:  # the host's own bound on a Python register()
-            put.out_of_time = "register"
+            put.out_of_time = getattr(timed_out, "phase", "register")
         put.error, put.error_rule = f"plugin {put.name} ({spec}) could not be installed: {exc.detail}", exc.rule or "REG-1"
         _close_quietly(loaded)
         return put

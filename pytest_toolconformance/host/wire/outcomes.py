@@ -28,24 +28,21 @@ ATTRIBUTE = "toolconformance_errored"
 _GAVE_UP_SHOWN = pytest.StashKey[bool]()
 
 
-def _gave_up(exc: BaseException) -> bool:
-    unusable = exception_in(exc, WireHostUnusable)
-    return unusable is not None and getattr(unusable.original, "fault", None) == "gave-up"
-
-
 def _after_giving_up(item: pytest.Item, call: pytest.CallInfo[None], report: Any) -> None:
-    if report.failed and call.excinfo is not None and _gave_up(call.excinfo.value):
-        # Once the kit gave up on a host every further check errors the same way: the fault is shown
-        # in full once, and each check after it is one line (a crashing host gave 1.8 MB of output).
-        unusable = exception_in(call.excinfo.value, WireHostUnusable)
-        assert unusable is not None
-        if item.config.stash.get(_GAVE_UP_SHOWN, False):
-            original = unusable.original
-            report.longrepr = (f"not run: wire host {original.host!r} {original.summary.splitlines()[0]} (its stderr is "
-                               "shown at the first check the kit gave up in)")
-        else:
-            item.config.stash[_GAVE_UP_SHOWN] = True
-            report.longrepr = str(unusable)
+    if not report.failed or call.excinfo is None:
+        return
+    unusable = exception_in(call.excinfo.value, WireHostUnusable)
+    if unusable is None or getattr(unusable.original, "fault", None) != "gave-up":
+        return
+    # Once the kit gave up on a host every further check errors the same way: the fault is shown in
+    # full once, and each check after it is one line (a crashing host gave 1.8 MB of output).
+    if item.config.stash.get(_GAVE_UP_SHOWN, False):
+        original = unusable.original
+        report.longrepr = (f"not run: wire host {original.host!r} {original.summary.splitlines()[0]} (its stderr is "
+                           "shown at the first check the kit gave up in)")
+    else:
+        item.config.stash[_GAVE_UP_SHOWN] = True
+        report.longrepr = str(unusable)
 
 
 @pytest.hookimpl(wrapper=True)
