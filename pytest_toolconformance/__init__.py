@@ -48,9 +48,9 @@ _LAZY = {
     "load_plugin": ("pytest_toolconformance.plugins.loaders", "load_plugin"),
     "strategies": ("pytest_toolconformance.strategies", None),
     "sdk": ("pytest_toolconformance.sdk", None),
-    "json_bytes": ("reference_host.schemas", "json_bytes"),
-    "EXTERNAL_DESCRIPTION_CAP": ("reference_host.schemas", "EXTERNAL_DESCRIPTION_CAP"),
-    "EXTERNAL_DEFINITION_CAP": ("reference_host.schemas", "EXTERNAL_DEFINITION_CAP"),
+    "json_bytes": ("reference_host", "json_bytes"),
+    "EXTERNAL_DESCRIPTION_CAP": ("reference_host", "EXTERNAL_DESCRIPTION_CAP"),
+    "EXTERNAL_DEFINITION_CAP": ("reference_host", "EXTERNAL_DEFINITION_CAP"),
 }
 
 

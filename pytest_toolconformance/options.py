@@ -263,7 +263,7 @@ def check_plugin_paths(config: pytest.Config, settings: Settings) -> Settings:
     declares several pi extensions (``package.json``'s ``pi.extensions``, as pi loads them) stands for
     each of them: the settings returned name them one by one."""
     from pytest_toolconformance.plugins.loaders import MANIFEST_NAME, pi_extension_entries
-    from reference_host.errors import PluginLoadError
+    from reference_host import PluginLoadError
 
     specs: list[str] = []
     for spec in settings.plugins:

@@ -13,7 +13,7 @@ from .context import active_call
 from .core_tools import CORE_READ_ONLY, core_tools
 from .errors import HostError, PluginLoadError, SessionSpecError
 from .manifest import parse_manifest
-from .registry import Finding, InstallReport, RegistrationContext, Registry
+from .registry import InstallFinding, InstallReport, RegistrationContext, Registry
 from .sandbox import FileTools, Sandbox
 from .session import Session, SessionSpec, parse_session_spec
 from .workspace import Workspace
@@ -70,7 +70,7 @@ class Host:
             call = active_call()
             if call is None:
                 report.findings.append(
-                    Finding("SCOPE-4", f"plugin {parsed.name!r} read {kind} during register(); read it at execution "
+                    InstallFinding("SCOPE-4", f"plugin {parsed.name!r} read {kind} during register(); read it at execution "
                                        "time instead, inside the tool's execute")
                 )
                 return value

@@ -69,7 +69,7 @@ class Refusal:
 
 
 @dataclass(frozen=True)
-class Finding:
+class InstallFinding:
     """Something a plugin did that a plugin rule reports (not a refusal)."""
 
     rule: str
@@ -85,7 +85,7 @@ class InstallReport:
     plugin: str
     accepted: list[str] = field(default_factory=list)
     refused: list[Refusal] = field(default_factory=list)
-    findings: list[Finding] = field(default_factory=list)
+    findings: list[InstallFinding] = field(default_factory=list)
     logs: list[tuple[str, str]] = field(default_factory=list)
 
     def as_dict(self) -> dict[str, Any]:
@@ -302,7 +302,7 @@ class Registry:
             own_names = {s.tool.name for s in staged}
             for name in sorted(manifest.exact_read_only - own_names):
                 report.findings.append(
-                    Finding(
+                    InstallFinding(
                         "RO-3",
                         f"plugin {manifest.name!r} declares {name!r} read-only but does not own a registration of "
                         "it; the declaration classifies nothing",
@@ -330,11 +330,11 @@ class Registry:
             report.findings.extend(_audit_findings(manifest, report.accepted))
 
 
-def _audit_findings(manifest: Manifest, accepted: list[str]) -> list[Finding]:
+def _audit_findings(manifest: Manifest, accepted: list[str]) -> list[InstallFinding]:
     """MANIFEST-3: provides.tools is an audit declaration; report where it and registration differ."""
     if not manifest.tools:
         return []
-    findings: list[Finding] = []
+    findings: list[InstallFinding] = []
     declared = set(manifest.tools)
     wildcard = "mcp__*" in declared
     for name in manifest.tools:
@@ -342,11 +342,11 @@ def _audit_findings(manifest: Manifest, accepted: list[str]) -> list[Finding]:
             continue
         if name not in accepted:
             findings.append(
-                Finding("MANIFEST-3", f"provides.tools lists {name!r} but the plugin registered no such tool", name)
+                InstallFinding("MANIFEST-3", f"provides.tools lists {name!r} but the plugin registered no such tool", name)
             )
     for name in accepted:
         if name not in declared and not (wildcard and name.startswith("mcp__")):
             findings.append(
-                Finding("MANIFEST-3", f"tool {name!r} is registered but not listed in provides.tools", name)
+                InstallFinding("MANIFEST-3", f"tool {name!r} is registered but not listed in provides.tools", name)
             )
     return findings

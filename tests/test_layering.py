@@ -2,6 +2,8 @@
 
 - reference_host is the oracle and knows nothing of the kit: it imports no module of
   pytest_toolconformance (its wire server lives in the kit, pytest_toolconformance.host.wire);
+- the kit reaches reference_host only through its face (``reference_host/__init__.py``), so the
+  reference host's modules can move without breaking the kit;
 - the reports and the fixtures never import a suite (the suites use them, not the other way);
 - every import of the kit that docs/*.md and README.md show resolves, through the package's face
   (``pytest_toolconformance``) or one of its public modules (``sdk``, ``strategies``).
@@ -33,6 +35,12 @@ def test_the_reference_host_imports_nothing_of_the_kit() -> None:
     assert not {m: t for m, t in wrong.items() if t}, wrong
 
 
+def test_the_kit_reaches_the_reference_host_only_through_its_face() -> None:
+    wrong = {m: sorted(t for t in targets if t.startswith("reference_host."))
+             for m, targets in _imports_of("pytest_toolconformance").items()}
+    assert not {m: t for m, t in wrong.items() if t}, wrong
+
+
 @pytest.mark.parametrize("layer", ["pytest_toolconformance.report", "pytest_toolconformance.fixtures"])
 def test_reports_and_fixtures_import_no_suite(layer: str) -> None:
     wrong = {m: sorted(t for t in targets if t.startswith("pytest_toolconformance.suites"))
@@ -47,6 +55,15 @@ def test_the_layering_check_can_fail(tmp_path: Path) -> None:
         (tmp_path / rel).write_text(text)
     graph = import_graph(modules_under(tmp_path, PACKAGES))
     assert graph["reference_host.bad"] == {"pytest_toolconformance"}
+
+
+def test_the_face_check_sees_a_module_reached_past_the_face(tmp_path: Path) -> None:
+    for rel, text in {"reference_host/__init__.py": "", "reference_host/tools.py": "",
+                      "pytest_toolconformance/__init__.py": "from reference_host.tools import Tool\n"}.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    graph = import_graph(modules_under(tmp_path, PACKAGES))
+    assert graph["pytest_toolconformance"] == {"reference_host.tools"}
 
 
 _IMPORT = re.compile(r"^\s*from (pytest_toolconformance[\w.]*) import ([\w, ]+?)(?:\s+as \w+)?\s*(?:#.*)?$", re.M)

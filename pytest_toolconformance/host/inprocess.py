@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from pytest_toolconformance.host.contract import CAPABILITIES, JSON
-from reference_host.facade import JsonHost
+from reference_host import JsonHost
 
 
 class ReferenceHostAdapter(JsonHost):

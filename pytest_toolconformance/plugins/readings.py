@@ -17,7 +17,7 @@ from pytest_toolconformance.findings import shorten
 from pytest_toolconformance.plugins.loaders import (
     PluginToolError,
 )
-from reference_host.transport import is_transport_failure
+from reference_host import is_transport_failure
 
 NETWORK_CODES = frozenset({"ECONNREFUSED", "ENOTFOUND", "ECONNRESET", "ETIMEDOUT", "EAI_AGAIN", "EHOSTUNREACH"})
 

@@ -30,8 +30,7 @@ from pytest_toolconformance.plugins.static import schema_error
 from pytest_toolconformance.plugins.under_test import BrokenTool, CallEntry, HostCouldNotCall, PluginRun, ToolBroken
 from pytest_toolconformance.plugins.workfolders import seed_folder, seeded_snapshot
 from pytest_toolconformance.tree import changes, snapshot
-from reference_host.asyncutil import CallTimeout, run_bounded
-from reference_host.context import CallContext, current_call
+from reference_host import CallContext, CallTimeout, current_call, run_bounded
 
 
 @dataclass

@@ -38,13 +38,18 @@ from pytest_toolconformance.plugins.loaders import (
 )
 from pytest_toolconformance.plugins.readings import CallRecord
 from pytest_toolconformance.plugins.workfolders import scratch_root, seed_folder, slug
-from reference_host import Host
-from reference_host.asyncutil import CallTimeout, run_bounded
-from reference_host.context import active_call
-from reference_host.errors import HostError
-from reference_host.registry import Finding as HostFinding
-from reference_host.registry import InstallReport, Refusal, Registration
-from reference_host.tools import Tool
+from reference_host import (
+    CallTimeout,
+    Host,
+    HostError,
+    InstallFinding,
+    InstallReport,
+    Refusal,
+    Registration,
+    Tool,
+    active_call,
+    run_bounded,
+)
 
 RUN_KEY = pytest.StashKey["PluginRun"]()
 
@@ -132,7 +137,7 @@ class PluginUnderTest:
         self.loaded: LoadedPlugin | None = None
         self.host: Host | None = None
         self.report: InstallReport | None = None
-        self.register_findings: list[HostFinding] = []
+        self.register_findings: list[InstallFinding] = []
         self.error: str | None = None
         self.error_rule = "REG-1"
         # The phase a load ran out of time in (twice, after load_and_install's retry): errored, not failed.

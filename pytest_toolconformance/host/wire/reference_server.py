@@ -22,7 +22,7 @@ from collections.abc import Callable
 from typing import IO, Any
 
 from pytest_toolconformance.host.contract import WIRE_METHODS, Method
-from reference_host.facade import CAPABILITIES, VERSION, JsonHost
+from reference_host import CAPABILITIES, VERSION, JsonHost
 
 PROTOCOL_VERSION = 1
 NAME = "reference-host"

@@ -22,7 +22,7 @@ from pytest_toolconformance.plugins.loaders.node import (
     entry_name,
 )
 from pytest_toolconformance.plugins.loaders.python import load_python_plugin
-from reference_host.errors import PluginLoadError
+from reference_host import PluginLoadError
 
 MANIFEST_NAME = "plugin.json"
 PY_SUFFIXES = frozenset({".py"})

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from reference_host.errors import PluginLoadError
+from reference_host import PluginLoadError
 
 
 def _module_name(path: Path) -> str:

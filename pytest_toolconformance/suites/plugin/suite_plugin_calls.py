@@ -38,7 +38,7 @@ from pytest_toolconformance.plugins.readings import CallRecord, environment_caus
 from pytest_toolconformance.plugins.subject import Subject
 from pytest_toolconformance.plugins.under_test import ToolUnderTest
 from pytest_toolconformance.profile import run_property
-from reference_host.tools import result_problems
+from reference_host import result_problems
 
 pytest_generate_tests = generate_tests
 

@@ -14,7 +14,7 @@ from pytest_toolconformance.plugins.parametrize import for_each_plugin, for_each
 from pytest_toolconformance.plugins.static import kind_notes, schema_error
 from pytest_toolconformance.plugins.subject import Subject
 from pytest_toolconformance.plugins.under_test import PluginUnderTest, ToolUnderTest
-from reference_host.schemas import flat_object_problem, json_bytes
+from reference_host import flat_object_problem, json_bytes
 
 pytest_generate_tests = generate_tests
 

@@ -1,0 +1,203 @@
+"""What goes wrong with a JS or TypeScript plugin, as exceptions and as the words a user acts on.
+
+The error types a Node plugin raises (a handler's throw, a step out of time, the process gone)
+and the diagnostics that turn the bridge's report of a failed load into one sentence naming the
+file, what failed and what to do.
+"""
+
+from __future__ import annotations
+
+import subprocess
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from pytest_toolconformance.plugins.loaders.node_connection import BRIDGE
+from reference_host import PluginLoadError
+
+#: What a load was doing in each of its phases, for a time-out's message.
+LOAD_STEPS = {
+    "kit": "the kit's set-up for the plugin",
+    "import": "importing its entry",
+    "register": "register()",
+    "startup": "pi's startup events",
+}
+
+#: Where each phase's time went, for a time-out's message.
+PHASE_PLACES = {
+    "kit": " in the kit's own set-up (its module hooks and pi's runtime)",
+    "import": " while importing the module (and what it imports)",
+    "startup": " in pi's startup events (session_start, resources_discover)",
+    "register": " in its register function",
+}
+
+
+class PluginToolError(Exception):
+    """A JS tool handler threw (or its result could not be sent back)."""
+
+    def __init__(
+        self,
+        tool: str,
+        name: str,
+        message: str,
+        *,
+        stack: str | None = None,
+        code: str | None = None,
+        network: list[str] | None = None,
+    ) -> None:
+        self.tool = tool
+        self.js_name = name
+        self.js_message = message
+        self.js_stack = stack
+        self.code = code
+        self.network = list(network or [])
+        # Same text a JS host gets from String(error).
+        super().__init__(f"{name}: {message}")
+
+
+class PluginTimeoutError(PluginLoadError):
+    """A step of a JS plugin did not answer in time; the node process was killed.
+
+    ``phase`` is the step (``kit``: the kit's own set-up, never the plugin's; ``import``, ``register``,
+    ``startup``, ``call``), ``bound`` the seconds it was given.
+    """
+
+    def __init__(self, message: str, *, phase: str, bound: float, subject: str | None = None) -> None:
+        self.phase = phase
+        self.bound = bound
+        super().__init__(message, subject=subject)
+
+    @property
+    def kit_side(self) -> bool:
+        """The time ran out in the kit's own set-up (Node's start, pi's runtime), not in plugin code."""
+        return self.phase == "kit"
+
+
+class PluginExitError(PluginLoadError):
+    """The node process exited while a request was in flight."""
+
+    def __init__(self, message: str, *, exit_code: int | None, stderr_tail: str, subject: str | None = None) -> None:
+        self.exit_code = exit_code
+        self.stderr_tail = stderr_tail
+        super().__init__(message, subject=subject)
+
+
+def short_tail(text: str, limit: int = 1500) -> str:
+    """The last non-blank lines of a stderr tail, indented to follow a message."""
+    lines = [line for line in text[-limit:].splitlines() if line.strip()]
+    return "\n    ".join(lines)
+
+
+def tail_note(tail: str) -> str:
+    short = short_tail(tail)
+    return f". Node stderr:\n    {short}" if short else ""
+
+
+def stack_note(stack: str, frames: int = 3) -> str:
+    # The plugin's own frames are the useful ones; the bridge and node internals are noise.
+    kit = (str(BRIDGE.parent), BRIDGE.parent.as_uri())
+    lines = [
+        line.strip()
+        for line in stack.splitlines()
+        if line.strip().startswith("at ") and not any(k in line for k in kit) and "node:internal" not in line
+    ][:frames]
+    return f" ({'; '.join(lines)})" if lines else ""
+
+
+def exit_text(plugin: str, entry: Path, code: int | None, what: str, tail: str) -> str:
+    """The node process of ``plugin`` ended with ``code`` while it was doing ``what``."""
+    how = f"was killed by signal {-code}" if code is not None and code < 0 else f"exited with code {code}"
+    then = "the plugin could not be loaded" if what == "loading the plugin" else "the next call restarts it"
+    return (f"JS plugin {plugin!r} ({entry}): node {how} during {what} "
+            f"(did the plugin call process.exit() or crash?); {then}" + tail_note(tail))
+
+
+def timeout_text(plugin: str, entry: Path, step: str, bound: float, what: str, loading: bool, tail: str) -> str:
+    """Step ``step`` of ``what`` did not finish within ``bound`` seconds."""
+    done = f"{LOAD_STEPS[step]} ({what})" if loading and step in LOAD_STEPS else what
+    return (f"JS plugin {plugin!r} ({entry}): {done} did not finish within {bound:g} s{PHASE_PLACES.get(step, '')}, "
+            "so the kit killed its node process (the next step starts a new one)."
+            + (" Look for a promise that never settles or a busy loop" if step != "kit" else
+               " No plugin code was running: the machine is too busy, or Node.js is stuck; "
+               "raise --toolconformance-timeout")
+            + tail_note(tail))
+
+
+def load_failure(entry: Path, kind: str, node: str | None, timeout: float,
+                 error: Mapping[str, Any], tail: str | None) -> PluginLoadError:
+    """The bridge's report of a failed load (``error``) as a finding a plugin author acts on."""
+    phase = error.get("phase")
+    name = error.get("name") or "Error"
+    # Node's "Require stack:" list is for humans debugging node, not a line of the finding.
+    message = (error.get("message") or "").split("\nRequire stack:", 1)[0]
+    code = error.get("code")
+    js = f"{name}: {message}"
+    where = f"JS plugin {entry}"
+    stack = error.get("stack") or ""
+    if phase == "jiti-missing":
+        text = f'TypeScript plugin {entry} needs jiti: run "npm install --save-dev jiti" in {entry.parent}'
+    elif phase == "node-version":
+        text = f"{where} cannot be loaded: {message}"
+    elif phase == "not-a-plugin":
+        text = (
+            f"{where} is not a plugin: it exports neither register(ctx), nor a default object with "
+            f"register, nor a default PI extension function ({message}). Add "
+            "'export function register(ctx) { ... }' to the entry file"
+        )
+    elif phase == "startup":
+        text = (
+            f"pi's startup of {where} (session_start, resources_discover) failed with {js}. Fix the "
+            f"extension's startup handlers{stack_note(stack)}"
+        )
+    elif phase == "register":
+        text = (
+            f"register(ctx) of {where} threw {js}. Fix the plugin so that register completes; "
+            f"none of its tools were installed{stack_note(stack)}"
+        )
+    elif code in ("ERR_MODULE_NOT_FOUND", "MODULE_NOT_FOUND") or "Cannot find module" in message:
+        text = (
+            f"Could not load {where}: it imports a module that cannot be found ({js}). Install the "
+            "missing package where the plugin can resolve it (npm install in the plugin folder) "
+            "or fix the import specifier"
+        )
+    elif name == "SyntaxError":
+        location = syntax_location(entry, node, timeout) if kind != "ts" and node else ""
+        text = (
+            f"Could not load {where}: {js}{f' at {location}' if location else ''}. Fix the syntax "
+            "error in the entry file or in a module it imports"
+        )
+    else:
+        text = f"Could not load {where}: importing it threw {js}. Fix the module's top-level code{stack_note(stack)}"
+    # Before the plugin's code ran (a Node too old, no jiti) its stderr holds nothing of its own.
+    if tail and phase not in ("node-version", "jiti-missing"):
+        text += f". Node stderr:\n    {short_tail(tail)}"
+    return PluginLoadError(text, subject=str(entry))
+
+
+def syntax_location(entry: Path, node: str, timeout: float) -> str:
+    """Where a syntax error in ``entry`` is, as ``node --check`` reports it ('' if elsewhere)."""
+    # ESM import errors carry no file or line; --check on the entry recovers them cheaply.
+    try:
+        done = subprocess.run([node, "--check", str(entry)], capture_output=True, text=True,
+                              timeout=max(timeout, 5.0))
+    except (OSError, subprocess.TimeoutExpired):
+        return ""
+    lines = [line for line in done.stderr.splitlines() if line.strip()]
+    if done.returncode == 0 or len(lines) < 3 or not lines[0].startswith(str(entry)):
+        return ""
+    # "<file>:<line>", the offending source line and the caret under it.
+    return f"{lines[0]}: {lines[1].strip()!r}"
+
+
+__all__ = [
+    "LOAD_STEPS",
+    "PluginExitError",
+    "PluginTimeoutError",
+    "PluginToolError",
+    "exit_text",
+    "load_failure",
+    "short_tail",
+    "stack_note",
+    "syntax_location",
+    "timeout_text",
+]
