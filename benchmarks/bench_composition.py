@@ -88,9 +88,11 @@ def build_host(size: int, shapes: list[tuple[str, dict[str, Any]]]) -> Host:
             description, schema = shapes[(i // 5) % len(shapes)]
             tools.append((f"mcp__srv{i // 5 % 97}__tool{i}", description, schema, True))
         else:
-            tools.append((f"tool_{i}", f"Internal tool number {i}: reads a file and reports on it.", internal_schema(i), False))
+            tools.append(
+                (f"tool_{i}", f"Internal tool number {i}: reads a file and reports on it.", internal_schema(i), False)
+            )
     for start in range(0, size, TOOLS_PER_PLUGIN):
-        chunk = tools[start:start + TOOLS_PER_PLUGIN]
+        chunk = tools[start : start + TOOLS_PER_PLUGIN]
         host.install_plugin(_Plugin(f"plugin{start // TOOLS_PER_PLUGIN}", chunk), manifest=None)
     return host
 
@@ -142,16 +144,18 @@ def measure(sizes: list[int], shapes: list[tuple[str, dict[str, Any]]], repeat: 
     rows = []
     for i, size in enumerate(sizes):
         catalog = len(hosts[i].registry)
-        rows.append({
-            "size": size,
-            "catalog": catalog,
-            "first_us": colds[i] / catalog * 1e6,
-            "flushed_us": flushed[i] / catalog * 1e6,
-            "hot_us": hot[i] / catalog * 1e6,
-            "dump_us": dump[i] / catalog * 1e6,
-            "ratio": flushed[i] / dump[i],
-            "payload_mb": len(json.dumps(payloads[i])) / 1e6,
-        })
+        rows.append(
+            {
+                "size": size,
+                "catalog": catalog,
+                "first_us": colds[i] / catalog * 1e6,
+                "flushed_us": flushed[i] / catalog * 1e6,
+                "hot_us": hot[i] / catalog * 1e6,
+                "dump_us": dump[i] / catalog * 1e6,
+                "ratio": flushed[i] / dump[i],
+                "payload_mb": len(json.dumps(payloads[i])) / 1e6,
+            }
+        )
         hosts[i].close()
     gc.enable()
     return rows
@@ -166,23 +170,31 @@ def main(argv: list[str] | None = None) -> int:
     source = f"{len(shapes)} real MCP shapes from {SHARED_TOOLS}" if shapes else "synthetic shapes (no shared data)"
     shapes = shapes or synthetic_shapes()
     print(f"external tools: a fifth of each catalog, {source}")
-    print("us/tool: first = a session's first composition (builds the advertised entries); flushed = a later one "
-          "with the CPU caches emptied first (a real turn); hot = back to back; dump = one json.dumps of the payload")
-    print(f"{'tools':>8} {'catalog':>8} {'first':>9} {'flushed':>9} {'hot':>9} {'dump':>9} "
-          f"{'flushed/dump':>13} {'payload MB':>11}")
+    print(
+        "us/tool: first = a session's first composition (builds the advertised entries); flushed = a later one "
+        "with the CPU caches emptied first (a real turn); hot = back to back; dump = one json.dumps of the payload"
+    )
+    print(
+        f"{'tools':>8} {'catalog':>8} {'first':>9} {'flushed':>9} {'hot':>9} {'dump':>9} "
+        f"{'flushed/dump':>13} {'payload MB':>11}"
+    )
     rows = measure([int(size) for size in args.sizes.split(",")], shapes, args.repeat)
     for row in rows:
-        print(f"{row['size']:>8} {row['catalog']:>8} {row['first_us']:>9.2f} {row['flushed_us']:>9.2f} "
-              f"{row['hot_us']:>9.2f} {row['dump_us']:>9.2f} {row['ratio']:>13.2f} {row['payload_mb']:>11.1f}")
+        print(
+            f"{row['size']:>8} {row['catalog']:>8} {row['first_us']:>9.2f} {row['flushed_us']:>9.2f} "
+            f"{row['hot_us']:>9.2f} {row['dump_us']:>9.2f} {row['ratio']:>13.2f} {row['payload_mb']:>11.1f}"
+        )
     flushed = [r["flushed_us"] for r in rows]
     hot = [r["hot_us"] for r in rows]
     # "Does per-tool time grow with the catalog": each size against the smallest one.
     growth = max(f / flushed[0] for f in flushed)
     hot_growth = max(h / hot[0] for h in hot)
     worst = max(r["ratio"] for r in rows)
-    print(f"per-tool growth {rows[0]['size']}..{rows[-1]['size']}: flushed {growth:.2f}x (target <= 1.5x), "
-          f"hot {hot_growth:.2f}x (sub-microsecond, so CPU-cache bound: a 1k catalog fits in L2); "
-          f"worst composition/dump: {worst:.2f}x (target <= 2x)")
+    print(
+        f"per-tool growth {rows[0]['size']}..{rows[-1]['size']}: flushed {growth:.2f}x (target <= 1.5x), "
+        f"hot {hot_growth:.2f}x (sub-microsecond, so CPU-cache bound: a 1k catalog fits in L2); "
+        f"worst composition/dump: {worst:.2f}x (target <= 2x)"
+    )
     return 0 if growth <= 1.5 and worst <= 2.0 else 1
 
 

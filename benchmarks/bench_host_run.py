@@ -44,7 +44,9 @@ def one_run(extra: list[str]) -> tuple[float, float, float, int, dict[str, float
                                "--durations=0", *extra], cwd=folder, capture_output=True, text=True, check=False)
         wall, cpu = time.perf_counter() - started, _children_cpu() - cpu_before
     if proc.returncode != 0:
-        sys.exit(f"bench_host_run: the run failed (exit {proc.returncode}):\n{proc.stdout[-3000:]}{proc.stderr[-2000:]}")
+        sys.exit(
+            f"bench_host_run: the run failed (exit {proc.returncode}):\n{proc.stdout[-3000:]}{proc.stderr[-2000:]}"
+        )
     per_module: dict[str, float] = defaultdict(float)
     for line in proc.stdout.splitlines():
         found = _DURATION.match(line)
@@ -61,8 +63,10 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("extra", nargs="*", help="more pytest arguments (after --)")
     args = parser.parse_args()
-    print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; "
-          f"PYTHONDONTWRITEBYTECODE={os.environ.get('PYTHONDONTWRITEBYTECODE', '(unset)')}")
+    print(
+        f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; "
+        f"PYTHONDONTWRITEBYTECODE={os.environ.get('PYTHONDONTWRITEBYTECODE', '(unset)')}"
+    )
     walls, cpus, sessions, modules = [], [], [], defaultdict(list)
     for index in range(args.repeat):
         wall, cpu, session, passed, per_module = one_run(args.extra)
@@ -71,10 +75,14 @@ def main() -> None:
         sessions.append(session)
         for name, seconds in per_module.items():
             modules[name].append(seconds)
-        print(f"run {index + 1}: wall {wall:.2f} s, CPU {cpu:.2f} s, session {session:.2f} s, {passed} checks passed, "
-              f"load {os.getloadavg()[0]:.1f}")
-    print(f"median wall {statistics.median(walls):.2f} s, median CPU (user + sys) {statistics.median(cpus):.2f} s, "
-          f"median session {statistics.median(sessions):.2f} s")
+        print(
+            f"run {index + 1}: wall {wall:.2f} s, CPU {cpu:.2f} s, session {session:.2f} s, {passed} checks passed, "
+            f"load {os.getloadavg()[0]:.1f}"
+        )
+    print(
+        f"median wall {statistics.median(walls):.2f} s, median CPU (user + sys) {statistics.median(cpus):.2f} s, "
+        f"median session {statistics.median(sessions):.2f} s"
+    )
     for name, seconds in sorted(modules.items(), key=lambda kv: -statistics.median(kv[1])):
         print(f"  {name:40s} {statistics.median(seconds):6.2f} s (setup + call, median)")
 

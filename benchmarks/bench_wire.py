@@ -1,4 +1,5 @@
-"""Requests per second over the wire protocol, against the reference host (``python -m pytest_toolconformance.host.wire.reference_server``).
+"""Requests per second over the wire protocol, against the reference host
+(``python -m pytest_toolconformance.host.wire.reference_server``).
 
 One kit-side :class:`~pytest_toolconformance.host.wire.client.WireHostAdapter` drives one host process,
 one request at a time (the protocol is strictly request/answer), every answer validated against
@@ -29,11 +30,15 @@ from pytest_toolconformance.host.wire.client import WireHostAdapter  # noqa: E40
 COMMAND = [sys.executable, "-m", "pytest_toolconformance.host.wire.reference_server"]
 PLUGIN: dict[str, Any] = {
     "name": "bench",
-    "tools": [{
-        "name": "Echo", "label": "Echo", "description": "Echoes.",
-        "parameters": {"type": "object", "properties": {"value": {"type": "string"}}, "required": ["value"]},
-        "handler": [{"op": "echo"}],
-    }],
+    "tools": [
+        {
+            "name": "Echo",
+            "label": "Echo",
+            "description": "Echoes.",
+            "parameters": {"type": "object", "properties": {"value": {"type": "string"}}, "required": ["value"]},
+            "handler": [{"op": "echo"}],
+        }
+    ],
 }
 
 

@@ -62,7 +62,10 @@ def _churn(root: str) -> None:
 _NODE_SCRIPT = """
 const fs = require("fs"), path = require("path");
 const dir = fs.mkdtempSync(path.join(require("os").tmpdir(), "tcload-"));
-for (let i = 0; i < 300; i++) fs.writeFileSync(path.join(dir, `m${i}.js`), `module.exports = ${i} + require("./m${Math.max(0, i - 1)}.js");`.replace(`require("./m0.js")`, "0"));
+for (let i = 0; i < 300; i++) {
+  const source = `module.exports = ${i} + require("./m${Math.max(0, i - 1)}.js");`;
+  fs.writeFileSync(path.join(dir, `m${i}.js`), source.replace(`require("./m0.js")`, "0"));
+}
 fs.writeFileSync(path.join(dir, "m0.js"), "module.exports = 0;");
 require(path.join(dir, "m299.js"));
 fs.rmSync(dir, { recursive: true, force: true });
@@ -112,8 +115,11 @@ def main(argv: list[str] | None = None) -> int:
         if args.command:
             started = time.monotonic()
             done = subprocess.run(args.command, check=False, timeout=args.seconds)
-            print(f"load: command took {time.monotonic() - started:.1f} s, load average {os.getloadavg()[0]:.1f}",
-                  file=sys.stderr, flush=True)
+            print(
+                f"load: command took {time.monotonic() - started:.1f} s, load average {os.getloadavg()[0]:.1f}",
+                file=sys.stderr,
+                flush=True,
+            )
             return done.returncode
         time.sleep(args.seconds)
     return 0

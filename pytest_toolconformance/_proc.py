@@ -142,7 +142,8 @@ class Confinement:
     def filesystem(self) -> str:
         if self.isolated:
             return ("read-only outside the plugin's workspace (mount namespace); credential places under your "
-                    "home hidden (~/.ssh, ~/.aws, ~/.npmrc and the like: docs/access-model.md lists them); other files readable")
+                    "home hidden (~/.ssh, ~/.aws, ~/.npmrc and the like: docs/access-model.md lists them); "
+                    "other files readable")
         return "not confined: the plugin can read and write wherever the kit's user can"
 
     @property
@@ -212,10 +213,12 @@ def confinement_summary() -> dict[str, Any]:
 def confinement_header() -> list[str]:
     """The report header lines that say how plugins are confined."""
     summary = confinement_summary()
-    lines = [f"toolconformance plugin sandbox (JS/TS plugins): network: {summary['network']}",
-             f"toolconformance plugin sandbox: filesystem: {summary['filesystem']}",
-             f"toolconformance plugin sandbox: processes: {summary['processes']}",
-             "toolconformance plugin sandbox: Python plugins run in the kit's process: in-process guard only"]
+    lines = [
+        f"toolconformance plugin sandbox (JS/TS plugins): network: {summary['network']}",
+        f"toolconformance plugin sandbox: filesystem: {summary['filesystem']}",
+        f"toolconformance plugin sandbox: processes: {summary['processes']}",
+        "toolconformance plugin sandbox: Python plugins run in the kit's process: in-process guard only",
+    ]
     if summary["reason"]:
         lines.append(f"toolconformance plugin sandbox: no namespaces because {summary['reason']}")
     return lines
@@ -235,7 +238,9 @@ def passed_env_names() -> list[str]:
     return list(dict.fromkeys(named + _extra_pass_env))
 
 
-def scrubbed_env(home: str, tmp: str, extra: Mapping[str, str] | None = None, program: str | None = None) -> dict[str, str]:
+def scrubbed_env(
+    home: str, tmp: str, extra: Mapping[str, str] | None = None, program: str | None = None
+) -> dict[str, str]:
     """The whole environment of a confined process: no secret of the kit's reaches it by default."""
     dirs = [os.path.dirname(program)] if program and os.sep in program else []
     dirs += ["/usr/local/bin", "/usr/bin", "/bin"]
@@ -257,10 +262,27 @@ def scrubbed_env(home: str, tmp: str, extra: Mapping[str, str] | None = None, pr
 #: exists is covered (an empty folder over a folder, /dev/null over a file): a plugin could
 #: otherwise read a key and hand it back in a tool's answer, which the kit writes into its reports.
 SECRET_PLACES = (
-    ".ssh", ".gnupg", ".aws", ".azure", ".kube", ".docker", ".config/gcloud", ".config/gh", ".config/hub",
-    ".password-store", ".local/share/keyrings", ".netrc", ".npmrc", ".pypirc", ".git-credentials",
-    ".config/git/credentials", ".m2/settings.xml", ".cargo/credentials", ".cargo/credentials.toml",
-    ".gem/credentials", ".terraform.d/credentials.tfrc.json",
+    ".ssh",
+    ".gnupg",
+    ".aws",
+    ".azure",
+    ".kube",
+    ".docker",
+    ".config/gcloud",
+    ".config/gh",
+    ".config/hub",
+    ".password-store",
+    ".local/share/keyrings",
+    ".netrc",
+    ".npmrc",
+    ".pypirc",
+    ".git-credentials",
+    ".config/git/credentials",
+    ".m2/settings.xml",
+    ".cargo/credentials",
+    ".cargo/credentials.toml",
+    ".gem/credentials",
+    ".terraform.d/credentials.tfrc.json",
 )
 
 
@@ -299,8 +321,20 @@ class Sandbox:
         if not found.isolated:
             return list(argv)
         paths = [os.path.realpath(p) for p in dict.fromkeys(self.writable)]
-        return [shutil.which("unshare") or "unshare", *found.namespaces,
-                sys.executable, "-I", "-S", "-c", _INIT, *paths, "--hide", *secret_places(paths), "--", *argv]
+        return [
+            shutil.which("unshare") or "unshare",
+            *found.namespaces,
+            sys.executable,
+            "-I",
+            "-S",
+            "-c",
+            _INIT,
+            *paths,
+            "--hide",
+            *secret_places(paths),
+            "--",
+            *argv,
+        ]
 
     def environment(self, program: str) -> dict[str, str]:
         return scrubbed_env(self.home, self.tmp, self.env, program)
@@ -463,8 +497,14 @@ class LineProcess:
     ) -> None:
         self.argv = list(argv)
         self.sandbox = sandbox
-        self._spec: dict[str, Any] = {"cwd": cwd, "env": env, "pass_fds": pass_fds, "sandbox": sandbox,
-                                      "stderr_limit": stderr_limit, "name": name}
+        self._spec: dict[str, Any] = {
+            "cwd": cwd,
+            "env": env,
+            "pass_fds": pass_fds,
+            "sandbox": sandbox,
+            "stderr_limit": stderr_limit,
+            "name": name,
+        }
         self.tail = Tail(stderr_limit)
         # Processes that leave their session still carry this in their environment (fallback only).
         self.marker = "TOOLCONF_TREE=" + os.urandom(8).hex()
@@ -478,8 +518,15 @@ class LineProcess:
         key, value = self.marker.split("=", 1)
         full_env[key] = value
         self.popen = subprocess.Popen(
-            argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            cwd=cwd, env=full_env, bufsize=0, pass_fds=tuple(pass_fds), start_new_session=_POSIX,
+            argv,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            cwd=cwd,
+            env=full_env,
+            bufsize=0,
+            pass_fds=tuple(pass_fds),
+            start_new_session=_POSIX,
             preexec_fn=_dies_with(os.getpid()),
         )
         assert self.popen.stdin is not None and self.popen.stdout is not None
@@ -492,8 +539,12 @@ class LineProcess:
         self._writable = select.poll()
         self._writable.register(self.in_fd, select.POLLOUT)
         self._buffer = bytearray()
-        self._stderr = threading.Thread(target=_read_stderr, args=(self.popen.stderr, self.tail),
-                                        name=f"toolconformance-{name}-{self.popen.pid}-stderr", daemon=True)
+        self._stderr = threading.Thread(
+            target=_read_stderr,
+            args=(self.popen.stderr, self.tail),
+            name=f"toolconformance-{name}-{self.popen.pid}-stderr",
+            daemon=True,
+        )
         self._stderr.start()
         # Runs at interpreter exit too, so no child outlives the test run.
         self._finalizer = weakref.finalize(self, _end, self.popen, 0.0, self.marker)
@@ -518,13 +569,18 @@ class LineProcess:
             except BlockingIOError:
                 written = 0
             except (OSError, ValueError) as exc:
-                raise ProcessFault("exited", f"its stdin is closed ({getattr(exc, 'strerror', None) or exc}); "
-                                             f"it has exited {self.status_text()}") from None
+                raise ProcessFault(
+                    "exited",
+                    f"its stdin is closed ({getattr(exc, 'strerror', None) or exc}); "
+                    f"it has exited {self.status_text()}",
+                ) from None
             view = view[written:]
             if view:
                 left = deadline - time.monotonic()
                 if left <= 0:
-                    raise ProcessFault("write", "it stopped reading its stdin (the request could not be written in time)")
+                    raise ProcessFault(
+                        "write", "it stopped reading its stdin (the request could not be written in time)"
+                    )
                 self._writable.poll(max(1, int(left * 1000)))
 
     def read_line(self, deadline: float) -> bytes:

@@ -8,7 +8,10 @@ Markdown and the HTML.
 
 from __future__ import annotations
 
+import contextlib
 import json
+from collections.abc import Iterator, Sequence
+from contextvars import ContextVar
 from typing import Any
 
 from pytest_toolconformance.rules import all_rules, fix_advice
@@ -59,18 +62,19 @@ class Finding(AssertionError):
     """A rule did not hold, told as rule, subject, expected, what happened, reproduction and fix.
 
     ``where`` names the subject (``tool ReadNote of plugin notes``); without it the subject's own
-    name stands. Without ``fix`` the rule catalog's advice for the subject stands.
+    name stands. Without ``fix`` the rule catalog's advice for the subject stands. ``happened`` is cut
+    at ``happened_limit`` characters (a load error that quotes Node's stderr wants more).
     """
 
     def __init__(self, rule: str, expected: str, happened: Any, *, subject: str = "host", where: str | None = None,
-                 reproduction: Any = None, fix: str | None = None) -> None:
+                 reproduction: Any = None, fix: str | None = None, happened_limit: int = 800) -> None:
         if subject not in SUBJECTS:
             raise ValueError(f"subject {subject!r} is not one of {SUBJECTS}")
         self.rule = rule
         self.subject = subject
         self.where = where or ("the host under test" if subject == "host" else subject)
         self.expected = expected
-        self.happened = shorten(happened, 800, verbatim=True)
+        self.happened = shorten(happened, happened_limit, verbatim=True)
         self.reproduction = None if reproduction is None else shorten(reproduction, 1500, verbatim=True)
         known = all_rules().get(rule)
         self.fix = fix if fix is not None else (fix_advice(known, "host" if subject == "host" else "plugin")
@@ -89,6 +93,30 @@ class Finding(AssertionError):
     def as_json(self) -> dict[str, Any]:
         return {"rule": self.rule, "subject": self.subject, "where": self.where, "expected": self.expected,
                 "happened": self.happened, "reproduction": self.reproduction, "fix": self.fix}
+
+
+#: The rule of the conformance test that is running, bound once from its marker (host checks read it).
+_BOUND_RULE: ContextVar[str | None] = ContextVar("toolconformance_bound_rule", default=None)
+
+
+@contextlib.contextmanager
+def rule_bound(rules: Sequence[str]) -> Iterator[None]:
+    """Bind the running test's rule: its marker's one rule (none where it names several or none)."""
+    distinct = list(dict.fromkeys(rules))
+    token = _BOUND_RULE.set(distinct[0] if len(distinct) == 1 else None)
+    try:
+        yield
+    finally:
+        _BOUND_RULE.reset(token)
+
+
+def bound_rule() -> str:
+    """The running test's one rule, as its ``toolconformance`` marker names it."""
+    rule = _BOUND_RULE.get()
+    if rule is None:
+        raise TypeError("this check runs outside a test marked with exactly one rule "
+                        "(@pytest.mark.toolconformance(\"RULE-N\")): pass rule= to name the rule it checks")
+    return rule
 
 
 def exception_in(exc: BaseException | None, kinds: type[BaseException] | tuple[type[BaseException], ...], *,

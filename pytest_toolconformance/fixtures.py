@@ -15,9 +15,9 @@ from typing import Any
 import pytest
 from faker import Faker
 
-from pytest_toolconformance import options as settings_module
+from pytest_toolconformance import options
 from pytest_toolconformance.host import attacks
-from pytest_toolconformance.host.client import HostClient, Session
+from pytest_toolconformance.host.client import HostClient, Session, check
 from pytest_toolconformance.host.connect import configured_adapter
 from pytest_toolconformance.host.contract import HostAdapter
 from pytest_toolconformance.host.errors import HostProtocolError
@@ -27,13 +27,15 @@ IDENTITY_KINDS = ("guest", "member", "admin", "owner", "revoked")
 
 
 @pytest.fixture(scope="session")
-def toolconformance_settings(request: pytest.FixtureRequest) -> settings_module.Settings:
+def toolconformance_settings(request: pytest.FixtureRequest) -> options.Settings:
     """The kit's settings for this run (options and ini)."""
-    return settings_module.of(request.config)
+    return options.of(request.config)
 
 
 @pytest.fixture(scope="session")
-def toolconformance_adapter(request: pytest.FixtureRequest, toolconformance_settings: settings_module.Settings) -> HostAdapter:
+def toolconformance_adapter(
+    request: pytest.FixtureRequest, toolconformance_settings: options.Settings
+) -> HostAdapter:
     """The raw adapter of the host under test, one per run (per xdist worker), from ``config.stash``."""
     return configured_adapter(request.config, toolconformance_settings.host, timeout=toolconformance_settings.timeout)
 
@@ -52,7 +54,7 @@ def toolconformance_host(toolconformance_adapter: HostAdapter) -> HostClient:
 
 def _faker_for(request: pytest.FixtureRequest) -> Faker:
     # Deterministic per test and seed: the same test gets the same people on every run with that seed.
-    key = f"{settings_module.of(request.config).seed}:{request.node.nodeid}"
+    key = f"{options.of(request.config).seed}:{request.node.nodeid}"
     seed = int.from_bytes(hashlib.sha256(key.encode()).digest()[:4], "big")
     fake = Faker()
     fake.seed_instance(seed)
@@ -100,8 +102,15 @@ def fake_identity(request: pytest.FixtureRequest) -> Callable[..., FakeIdentity]
     return lambda kind="member", **kw: make_identity(fake, kind, **kw)
 
 
-def make_access(fake: Faker, *, read_only: bool = False, plan_mode: bool = False, admin: bool = False,
-                plan_file: str | None = None, project_ids: list[str] | None = None) -> dict[str, Any]:
+def make_access(
+    fake: Faker,
+    *,
+    read_only: bool = False,
+    plan_mode: bool = False,
+    admin: bool = False,
+    plan_file: str | None = None,
+    project_ids: list[str] | None = None,
+) -> dict[str, Any]:
     """An access descriptor as ``currentAccess()`` returns it."""
     access: dict[str, Any] = {
         "admin": admin,
@@ -197,16 +206,29 @@ class PlanFileSandbox:
             session = self.child(session, plan)
         # Planting a hard link changes the outside file's link count: judge what comes after the trap.
         self._outside_at_start = attacks.snapshot(self.outside)
-        return PreparedAttack(attack, session, attacks.expand(dict(attack.op), names), names,
-                              attacks.snapshot(self.root), self._outside_at_start)
+        return PreparedAttack(
+            attack,
+            session,
+            attacks.expand(dict(attack.op), names),
+            names,
+            attacks.snapshot(self.root),
+            self._outside_at_start,
+        )
 
     def run_attack(self, attack: attacks.Attack) -> attacks.Verdict:
         """Prepare ``attack``, ask the host's sandbox for its operation, and judge the outcome."""
         prepared = self.prepare(attack)
         answer = prepared.session.sandbox(prepared.op)
-        return attacks.verify(attack, prepared.op, answer, root=self.root, outside=self.outside,
-                              root_before=prepared.root_before, outside_before=prepared.outside_before,
-                              names=prepared.names)
+        return attacks.verify(
+            attack,
+            prepared.op,
+            answer,
+            root=self.root,
+            outside=self.outside,
+            root_before=prepared.root_before,
+            outside_before=prepared.outside_before,
+            names=prepared.names,
+        )
 
     def outside_changes(self) -> list[str]:
         """What changed outside the root since the fixture was made, or since the last :meth:`prepare`
@@ -216,8 +238,13 @@ class PlanFileSandbox:
     def assert_outside_untouched(self) -> None:
         """Fail, naming PLANFILE-2, when anything outside the root changed."""
         moved = self.outside_changes()
-        if moved:
-            pytest.fail(f"[PLANFILE-2] something outside the sandbox root changed: {moved}")
+        check(
+            not moved,
+            "nothing outside the sandbox root changes",
+            {"outsideChanges": moved},
+            {"planFile": self.plan_file},
+            rule="PLANFILE-2",
+        )
 
     def __post_init__(self) -> None:
         self._outside_at_start = attacks.snapshot(self.outside)
@@ -232,12 +259,22 @@ def plan_file_sandbox(toolconformance_host: HostClient, tmp_path: Path) -> PlanF
     outside = tmp_path / "outside"
     outside.mkdir()
     (outside / "secret.txt").write_text(attacks.SECRET, "utf-8")
-    spec = {"identity": {"userId": "planner"}, "conversation": "managed", "projectId": "proj-plan", "mode": "plan",
-            "sandboxRoot": str(root)}
+    spec = {
+        "identity": {"userId": "planner"},
+        "conversation": "managed",
+        "projectId": "proj-plan",
+        "mode": "plan",
+        "sandboxRoot": str(root),
+    }
     session = toolconformance_host.open(**spec)
     plan_file = session.access().get("planFile")
-    if not isinstance(plan_file, str):
-        pytest.fail(f"[PLANFILE-1] a managed Project Plan turn has no planFile in currentAccess(): {session.access()}")
+    check(
+        isinstance(plan_file, str),
+        "a managed Project Plan turn has a planFile in currentAccess()",
+        session.access(),
+        {"session": spec},
+        rule="PLANFILE-1",
+    )
     return PlanFileSandbox(toolconformance_host, session, root, plan_file, outside, spec)
 
 

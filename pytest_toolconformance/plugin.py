@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from pytest_toolconformance import _proc, heap, options, profile
+from pytest_toolconformance.findings import rule_bound
 from pytest_toolconformance.fixtures import (  # noqa: F401 - fixtures are discovered by name on the plugin module
     fake_access,
     fake_identity,
@@ -89,8 +90,10 @@ def pytest_configure_node(node: Any) -> None:
 
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Generator[None, Any, Any]:
-    # Properties read the seed and examples of the run they belong to (pytester nests runs).
-    with options.activated(options.of(item.config)):
+    # Properties read the seed and examples of the run they belong to (pytester nests runs); a host
+    # check's findings name the rule of the test's marker, bound here once.
+    rules = [rule for mark in item.iter_markers(MARKER) for rule in mark.args]
+    with options.activated(options.of(item.config)), rule_bound(rules):
         if not item.config.getoption("hypothesis_show_statistics", False):
             return (yield)
         with profile.statistics_of(item):
@@ -133,7 +136,8 @@ def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool 
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Module | None:
     # Suite modules are named suite_*.py so that nothing but this hook ever collects them.
-    if file_path.parent in (SUITES_DIR, PLUGIN_SUITES_DIR) and file_path.name.startswith("suite_") and file_path.suffix == ".py":
+    suite = file_path.name.startswith("suite_") and file_path.suffix == ".py"
+    if file_path.parent in (SUITES_DIR, PLUGIN_SUITES_DIR) and suite:
         if parent.session.isinitpath(file_path):
             return None  # named on the command line (a rerun line): pytest's own collector takes it, once
         settings = options.of(parent.config)

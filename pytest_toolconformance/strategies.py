@@ -177,7 +177,8 @@ def definition_bytes(name: str, description: str, parameters: Any, *, cap_descri
 
 def _names(first: str, rest: str, min_rest: int, max_rest: int) -> st.SearchStrategy[str]:
     # Cheaper to draw and shrink than st.from_regex.
-    return st.builds(lambda a, b: a + b, st.sampled_from(first), st.text(alphabet=rest, min_size=min_rest, max_size=max_rest))
+    tails = st.text(alphabet=rest, min_size=min_rest, max_size=max_rest)
+    return st.builds(lambda a, b: a + b, st.sampled_from(first), tails)
 
 
 _IDS = _names(string.ascii_lowercase, string.ascii_lowercase + string.digits, 2, 8)
@@ -333,7 +334,9 @@ def arguments_for(schema: Mapping[str, Any]) -> st.SearchStrategy[JSON]:
 def _wrong_value(schema: Mapping[str, Any]) -> Any:
     """A value of the wrong JSON type for ``schema``."""
     if "anyOf" in schema or "const" in schema or "enum" in schema:
-        values = [m.get("const") for m in schema.get("anyOf", [])] + [schema.get("const")] + list(schema.get("enum", []))
+        values = (
+            [m.get("const") for m in schema.get("anyOf", [])] + [schema.get("const")] + list(schema.get("enum", []))
+        )
         return {"not": "one of these"} if any(isinstance(v, str) for v in values) else "not-one-of-these"
     return {"string": 12345, "number": "12", "integer": 1.5, "boolean": "true", "array": "not-a-list"}.get(
         schema.get("type"), {"wrong": "type"}
@@ -552,8 +555,15 @@ _SCOPES: tuple[JSON, ...] = (
 )
 # Short descriptions with characters of every width; the index is drawn, not each character.
 _SHORT_DESCRIPTIONS: tuple[str, ...] = (
-    "", "Reads a thing.", "Écrit un fichier.", "搜索文档。", "Sends 😀 to a channel.", "Line one\nline two\t\"quoted\"",
-    "Separator\u2028inside", "e\u0301 combining", "a/b:c-d_e 019",
+    "",
+    "Reads a thing.",
+    "Écrit un fichier.",
+    "搜索文档。",
+    "Sends 😀 to a channel.",
+    'Line one\nline two\t"quoted"',
+    "Separator\u2028inside",
+    "e\u0301 combining",
+    "a/b:c-d_e 019",
 )
 _OPTION_KEYS = {"ownerUserId": "owner_user_id", "projectId": "project_id", "platform": "platform"}
 
@@ -564,17 +574,44 @@ _OPTION_KEYS = {"ownerUserId": "owner_user_id", "projectId": "project_id", "plat
 _CATALOG_SCHEMAS: tuple[JSON, ...] = (
     {"type": "object", "properties": {}},
     {"type": "object", "required": ["file_path"], "properties": {"file_path": {"type": "string"}}},
-    {"type": "object", "required": ["query"], "properties": {
-        "query": {"type": "string", "description": "Text to find."}, "limit": {"type": "integer"}}},
-    {"type": "object", "properties": {"tags": {"type": "array", "items": {"type": "string"}},
-                                      "ratio": {"type": "number"}, "dry_run": {"type": "boolean"}}},
-    {"type": "object", "required": ["mode"], "properties": {
-        "mode": {"anyOf": [{"type": "string", "const": "fast"}, {"type": "string", "const": "full"}]},
-        "level": {"type": "number", "const": 3}}, "additionalProperties": False},
-    {"type": "object", "required": ["latest"], "properties": {
-        "latest": {"type": "boolean", "const": True}, "note": {"type": "string", "description": "Ünïcödé 漢字 😀"}}},
-    {"type": "object", "properties": {"ids": {"type": "array", "items": {"type": "integer"}},
-                                      "kind": {"type": "string", "const": "x"}}, "additionalProperties": False},
+    {
+        "type": "object",
+        "required": ["query"],
+        "properties": {"query": {"type": "string", "description": "Text to find."}, "limit": {"type": "integer"}},
+    },
+    {
+        "type": "object",
+        "properties": {
+            "tags": {"type": "array", "items": {"type": "string"}},
+            "ratio": {"type": "number"},
+            "dry_run": {"type": "boolean"},
+        },
+    },
+    {
+        "type": "object",
+        "required": ["mode"],
+        "properties": {
+            "mode": {"anyOf": [{"type": "string", "const": "fast"}, {"type": "string", "const": "full"}]},
+            "level": {"type": "number", "const": 3},
+        },
+        "additionalProperties": False,
+    },
+    {
+        "type": "object",
+        "required": ["latest"],
+        "properties": {
+            "latest": {"type": "boolean", "const": True},
+            "note": {"type": "string", "description": "Ünïcödé 漢字 😀"},
+        },
+    },
+    {
+        "type": "object",
+        "properties": {
+            "ids": {"type": "array", "items": {"type": "integer"}},
+            "kind": {"type": "string", "const": "x"},
+        },
+        "additionalProperties": False,
+    },
 )
 
 
@@ -583,8 +620,11 @@ def _external_variants(flat: JSON) -> st.SearchStrategy[JSON]:
         [
             flat,
             {**flat, "additionalProperties": {"type": "string"}, "title": "Remote"},
-            {"type": "object", "anyOf": [{"required": [next(iter(flat["properties"]))]}, {"required": []}],
-             "properties": flat["properties"]},
+            {
+                "type": "object",
+                "anyOf": [{"required": [next(iter(flat["properties"]))]}, {"required": []}],
+                "properties": flat["properties"],
+            },
             {"properties": flat["properties"]},
         ]
     )

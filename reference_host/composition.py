@@ -145,13 +145,19 @@ class _Advertised:
     def build_payload(self) -> None:
         # DIAG-3: the payload carries the definition and nothing of the registration's metadata.
         d = self.definition
-        self.payload = _Shared(type="function", name=d["name"], description=d["description"], parameters=d["parameters"])
+        self.payload = _Shared(type="function", name=d["name"], description=d["description"],
+                               parameters=d["parameters"])
 
     def _catalog_entry(self, deferred: bool) -> dict[str, Any]:
         # The normalized metadata (PluginToolMetadata) the adapter contract reports beside each name:
         # origin, read-only classification and owner, as the registry holds them after merges.
-        return _Shared(name=self.name, deferred=deferred, origin="external" if self.external else "internal",
-                       readOnly=self.read_only, owner=self.reg.plugin)
+        return _Shared(
+            name=self.name,
+            deferred=deferred,
+            origin="external" if self.external else "internal",
+            readOnly=self.read_only,
+            owner=self.reg.plugin,
+        )
 
     def build_catalog(self) -> None:
         self.catalog_loaded = self._catalog_entry(False)

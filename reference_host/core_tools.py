@@ -28,33 +28,70 @@ FILE_PATH = _s("Absolute guest path of the file.")
 SCOPE_PATH = _s("Directory or file to search in (absolute guest path); defaults to the workspace root.")
 
 CORE_SCHEMAS: dict[str, tuple[str, dict[str, Any]]] = {
-    "Read": ("Read a file from the workspace.", _obj(
-        {"file_path": FILE_PATH, "offset": {"type": "integer", "minimum": 0}, "limit": {"type": "integer", "minimum": 1}},
-        ["file_path"])),
-    "Write": ("Write a file; an existing file must have been read first.", _obj(
-        {"file_path": FILE_PATH, "content": _s("The full new content.")}, ["file_path", "content"])),
-    "Edit": ("Replace one exact string in a file that was read first.", _obj(
-        {"file_path": FILE_PATH, "old_string": _s("Text to replace."), "new_string": _s("Replacement.")},
-        ["file_path", "old_string", "new_string"])),
+    "Read": (
+        "Read a file from the workspace.",
+        _obj(
+            {
+                "file_path": FILE_PATH,
+                "offset": {"type": "integer", "minimum": 0},
+                "limit": {"type": "integer", "minimum": 1},
+            },
+            ["file_path"],
+        ),
+    ),
+    "Write": (
+        "Write a file; an existing file must have been read first.",
+        _obj({"file_path": FILE_PATH, "content": _s("The full new content.")}, ["file_path", "content"]),
+    ),
+    "Edit": (
+        "Replace one exact string in a file that was read first.",
+        _obj(
+            {"file_path": FILE_PATH, "old_string": _s("Text to replace."), "new_string": _s("Replacement.")},
+            ["file_path", "old_string", "new_string"],
+        ),
+    ),
     "Glob": ("Find files by glob pattern.", _obj({"pattern": _s("Glob pattern."), "path": SCOPE_PATH}, ["pattern"])),
-    "Grep": ("Search file contents by regular expression.", _obj(
-        {"pattern": _s("Regular expression."), "path": SCOPE_PATH}, ["pattern"])),
-    "Search": ("Search the workspace for text.", _obj({"query": _s("Text to look for."), "path": SCOPE_PATH}, ["query"])),
+    "Grep": (
+        "Search file contents by regular expression.",
+        _obj({"pattern": _s("Regular expression."), "path": SCOPE_PATH}, ["pattern"]),
+    ),
+    "Search": (
+        "Search the workspace for text.",
+        _obj({"query": _s("Text to look for."), "path": SCOPE_PATH}, ["query"]),
+    ),
     "ListDir": ("List a directory.", _obj({"path": _s("Directory to list (absolute guest path).")}, ["path"])),
-    "FileInfo": ("Describe a file or directory.", _obj({"path": _s("File or directory (absolute guest path).")}, ["path"])),
+    "FileInfo": (
+        "Describe a file or directory.",
+        _obj({"path": _s("File or directory (absolute guest path).")}, ["path"]),
+    ),
     "GitStatus": ("Show the git status of a repository in the workspace.", _obj({"path": SCOPE_PATH}, [])),
-    "Bash": ("Run a shell command in the workspace.", _obj(
-        {"command": _s("The command."), "cwd": _s("Working directory (absolute guest path).")}, ["command"])),
-    "ToolSearch": ("Find and load deferred tools by name or keyword.", _obj(
-        {"query": _s("Tool name, 'select:A,B', or keywords.")}, ["query"])),
+    "Bash": (
+        "Run a shell command in the workspace.",
+        _obj({"command": _s("The command."), "cwd": _s("Working directory (absolute guest path).")}, ["command"]),
+    ),
+    "ToolSearch": (
+        "Find and load deferred tools by name or keyword.",
+        _obj({"query": _s("Tool name, 'select:A,B', or keywords.")}, ["query"]),
+    ),
     "ShareFile": ("Share a workspace file with the user.", _obj({"file_path": FILE_PATH}, ["file_path"])),
-    "ShareImage": ("Share an image: a workspace file, or the latest image produced.", _obj(
-        {"file_path": FILE_PATH, "latest": {"type": "boolean", "description": "Share the latest image instead."}}, [])),
-    "EditImage": ("Edit an image file; writes the result to output_path or over the input.", _obj(
-        {"file_path": FILE_PATH, "prompt": _s("What to change."), "output_path": _s("Where to write the result.")},
-        ["file_path", "prompt"])),
-    "WorkflowStart": ("Start a workflow from its definition file.", _obj(
-        {"file_path": FILE_PATH, "inputs": {"type": "object", "properties": {}}}, ["file_path"])),
+    "ShareImage": (
+        "Share an image: a workspace file, or the latest image produced.",
+        _obj(
+            {"file_path": FILE_PATH, "latest": {"type": "boolean", "description": "Share the latest image instead."}},
+            [],
+        ),
+    ),
+    "EditImage": (
+        "Edit an image file; writes the result to output_path or over the input.",
+        _obj(
+            {"file_path": FILE_PATH, "prompt": _s("What to change."), "output_path": _s("Where to write the result.")},
+            ["file_path", "prompt"],
+        ),
+    ),
+    "WorkflowStart": (
+        "Start a workflow from its definition file.",
+        _obj({"file_path": FILE_PATH, "inputs": {"type": "object", "properties": {}}}, ["file_path"]),
+    ),
 }
 
 #: Core read-only tools (src/brain/toolMetadata.ts CORE_TOOL_DEFAULTS, as the kit reads it).

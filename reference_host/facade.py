@@ -1,7 +1,8 @@
 """The reference host behind a JSON facade: the adapter contract's methods, JSON in and JSON out.
 
 The kit's in-process adapter (``pytest_toolconformance.host.inprocess``) and the wire server
-(:mod:`pytest_toolconformance.host.wire.reference_server`) both speak through :class:`JsonHost`, so the two cannot drift apart.
+(:mod:`pytest_toolconformance.host.wire.reference_server`) both speak through :class:`JsonHost`,
+so the two cannot drift apart.
 This module must not import the kit: the reference host is a host like any other, and a host does
 not depend on the test kit that checks it.
 """
@@ -24,8 +25,21 @@ VERSION = "0.1.0"
 #: What the reference host supports: every capability the kit knows (tests/test_wire_client.py keeps
 #: this list equal to ``pytest_toolconformance.host.contract.CAPABILITIES``).
 CAPABILITIES: tuple[str, ...] = (
-    "bash", "calls", "composition", "deferral", "delegation", "diagnostics", "file-tools", "hooks",
-    "mutation-queue", "paired-executor", "plan-file", "plan-mode", "policy", "registration", "sandbox",
+    "bash",
+    "calls",
+    "composition",
+    "deferral",
+    "delegation",
+    "diagnostics",
+    "file-tools",
+    "hooks",
+    "mutation-queue",
+    "paired-executor",
+    "plan-file",
+    "plan-mode",
+    "policy",
+    "registration",
+    "sandbox",
     "scoping",
 )
 

@@ -43,7 +43,9 @@ class Host:
         self._file_tools: dict[tuple[int, int], FileTools] = {}
         self._lock = threading.Lock()
         for tool in core_tools():
-            self.registry.add_core(tool, read_only=tool.name in CORE_READ_ONLY, plan_admitted=tool.name in CORE_READ_ONLY)
+            self.registry.add_core(
+                tool, read_only=tool.name in CORE_READ_ONLY, plan_admitted=tool.name in CORE_READ_ONLY
+            )
 
     # -- plugins --------------------------------------------------------------------------------------
     def install_plugin(
@@ -70,8 +72,11 @@ class Host:
             call = active_call()
             if call is None:
                 report.findings.append(
-                    InstallFinding("SCOPE-4", f"plugin {parsed.name!r} read {kind} during register(); read it at execution "
-                                       "time instead, inside the tool's execute")
+                    InstallFinding(
+                        "SCOPE-4",
+                        f"plugin {parsed.name!r} read {kind} during register(); read it at execution "
+                        "time instead, inside the tool's execute",
+                    )
                 )
                 return value
             session = call.session
@@ -92,7 +97,9 @@ class Host:
         try:
             run_bounded(lambda: register(ctx), self.register_timeout)
         except CallTimeout as exc:
-            raise PluginLoadError(f"register() of plugin {parsed.name!r} {exc}", rule="REG-1", subject=parsed.name) from None
+            raise PluginLoadError(
+                f"register() of plugin {parsed.name!r} {exc}", rule="REG-1", subject=parsed.name
+            ) from None
         except HostError:
             raise
         except Exception as exc:  # noqa: BLE001 - a plugin's own failure is reported, never a traceback of ours
@@ -126,7 +133,9 @@ class Host:
         workspace = Workspace(parsed.sandbox_root, self._open_files)
         session = Session(self, parsed, TurnRestrictions(plan_turn=plan_turn), ceiling, workspace)
         if plan_turn and parsed.conversation in ("managed", "local"):
-            session.restrictions = TurnRestrictions(plan_turn=True, plan_file=parsed.plan_file or _plan_path(session.id))
+            session.restrictions = TurnRestrictions(
+                plan_turn=True, plan_file=parsed.plan_file or _plan_path(session.id)
+            )
         self.adopt(session)
         return session
 

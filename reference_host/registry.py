@@ -199,7 +199,8 @@ class RegistrationContext:
             return Refusal(
                 label,
                 "SCOPE-1",
-                f"unknown registration option(s) {sorted(unknown)}; known: external, owner_user_id, project_id, platform",
+                f"unknown registration option(s) {sorted(unknown)}; known: external, owner_user_id, project_id, "
+                f"platform",
             )
         # EXT-1: an omitted option normalizes to false; any present value but a boolean, null
         # included, is refused (docs/readings.md).
@@ -211,8 +212,10 @@ class RegistrationContext:
         is_external = external is True
         if not is_external and not tool.description:
             return Refusal(
-                label, "REG-2", "an internal tool needs a non-empty description (only an external tool's "
-                "description is left to its owner); give defineTool a description string"
+                label,
+                "REG-2",
+                "an internal tool needs a non-empty description (only an external tool's "
+                "description is left to its owner); give defineTool a description string",
             )
         if not is_external:
             problem = flat_object_problem(tool.parameters)
@@ -342,7 +345,9 @@ def _audit_findings(manifest: Manifest, accepted: list[str]) -> list[InstallFind
             continue
         if name not in accepted:
             findings.append(
-                InstallFinding("MANIFEST-3", f"provides.tools lists {name!r} but the plugin registered no such tool", name)
+                InstallFinding(
+                    "MANIFEST-3", f"provides.tools lists {name!r} but the plugin registered no such tool", name
+                )
             )
     for name in accepted:
         if name not in declared and not (wildcard and name.startswith("mcp__")):

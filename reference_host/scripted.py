@@ -21,7 +21,12 @@ from .errors import PluginLoadError
 from .tools import define_tool, text_result
 from .transport import is_transport_failure, mark_transport_failure
 
-_OPTION_NAMES = {"external": "external", "ownerUserId": "owner_user_id", "projectId": "project_id", "platform": "platform"}
+_OPTION_NAMES = {
+    "external": "external",
+    "ownerUserId": "owner_user_id",
+    "projectId": "project_id",
+    "platform": "platform",
+}
 
 
 class ScriptedError(Exception):
@@ -147,8 +152,12 @@ async def run_steps(steps: list[Mapping[str, Any]], params: dict[str, Any] | Non
         elif op == "raw":
             return step.get("result")  # type: ignore[no-any-return]
         elif op == "image":
-            return {"content": [{"type": "image", "data": step.get("data", ""), "mimeType": step.get("mimeType", "image/png")}],
-                    "details": details}
+            return {
+                "content": [
+                    {"type": "image", "data": step.get("data", ""), "mimeType": step.get("mimeType", "image/png")}
+                ],
+                "details": details,
+            }
         else:
             raise PluginLoadError(f"scripted step {op!r} is unknown", subject=str(op))
     return text_result("ok", details)
@@ -184,7 +193,8 @@ class ScriptedPlugin:
                 name=spec["name"],
                 label=spec.get("label") or spec["name"],
                 # A string description, empty included, is passed on as the plugin gave it.
-                description=description if isinstance(description := spec.get("description"), str)
+                description=description
+                if isinstance(description := spec.get("description"), str)
                 else f"Scripted tool {spec['name']}.",
                 parameters=spec.get("parameters") or {"type": "object", "properties": {}},
                 execute=make_execute(),

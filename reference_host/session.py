@@ -363,7 +363,8 @@ class Session:
         reg, tool, args = gate.reg, gate.tool, gate.args
         if not isinstance(args, Mapping):
             return self._refused(tool, gate.call_id, gate.journal, "validation", "REG-6",
-                                 f"Arguments for {tool!r} must be an object, got {type(args).__name__}.", gate.hooks_ran)
+                                 f"Arguments for {tool!r} must be an object, got {type(args).__name__}.",
+                                 gate.hooks_ran)
         if reg.external:
             gate.params = copy.deepcopy(dict(args))  # CAP-4: the owner validates, as sent
             return None
@@ -372,9 +373,15 @@ class Session:
         if errors:
             props = ", ".join(sorted((reg.tool.parameters.get("properties") or {}).keys())) or "(none)"
             detail = "; ".join(e.message for e in errors[:3])
-            return self._refused(tool, gate.call_id, gate.journal, "validation", "REG-6",
-                                 f"Invalid arguments for {tool!r}: {detail}. Its parameters are: {props}.",
-                                 gate.hooks_ran)
+            return self._refused(
+                tool,
+                gate.call_id,
+                gate.journal,
+                "validation",
+                "REG-6",
+                f"Invalid arguments for {tool!r}: {detail}. Its parameters are: {props}.",
+                gate.hooks_ran,
+            )
         # A deep copy, so nothing the handler does to its params reaches the journal (NAME-7).
         params = copy.deepcopy(dict(args))
         if tool not in REASON_EXCLUDED and "reason" not in (reg.tool.parameters.get("properties") or {}):
@@ -399,8 +406,13 @@ class Session:
         return self._run_handler(reg, call_id, params, journal, hooks_ran, cwd)
 
     def _run_handler(
-        self, reg: Registration, call_id: str, params: dict[str, Any], journal: dict[str, Any],
-        hooks_ran: list[str], cwd: str | None,
+        self,
+        reg: Registration,
+        call_id: str,
+        params: dict[str, Any],
+        journal: dict[str, Any],
+        hooks_ran: list[str],
+        cwd: str | None,
     ) -> CallOutcome:
         observations: list[dict[str, Any]] = []
         token = current_call.set(CallContext(self, call_id, reg.name, cwd))
@@ -419,19 +431,38 @@ class Session:
         finally:
             current_call.reset(token)
             observations = self.observations[mark:]
-        base = {"tool": reg.name, "call_id": call_id, "handler_ran": True, "journal": journal,
-                "hooks_ran": hooks_ran, "observations": observations}
+        base = {
+            "tool": reg.name,
+            "call_id": call_id,
+            "handler_ran": True,
+            "journal": journal,
+            "hooks_ran": hooks_ran,
+            "observations": observations,
+        }
         if error is not None:
-            message = f"{type(error).__name__}: {error}" if not isinstance(error, CallTimeout) else (
-                f"Tool {reg.name!r} {error}; the call was abandoned.")
-            return CallOutcome(content=_text(message), is_error=True, shown=True,
-                               transport=is_transport_failure(error), **base)
+            message = (
+                f"{type(error).__name__}: {error}"
+                if not isinstance(error, CallTimeout)
+                else (f"Tool {reg.name!r} {error}; the call was abandoned.")
+            )
+            return CallOutcome(
+                content=_text(message), is_error=True, shown=True, transport=is_transport_failure(error), **base
+            )
         problems = result_problems(result)
         if problems:
-            return CallOutcome(content=_text(f"Tool {reg.name!r} returned a malformed result [REG-3]: "
-                                             + "; ".join(problems)), is_error=True, shown=True, **base)
-        return CallOutcome(content=copy.deepcopy(result["content"]), is_error=False, shown=reg.show_output,
-                           details=copy.deepcopy(dict(result["details"])), **base)
+            return CallOutcome(
+                content=_text(f"Tool {reg.name!r} returned a malformed result [REG-3]: " + "; ".join(problems)),
+                is_error=True,
+                shown=True,
+                **base,
+            )
+        return CallOutcome(
+            content=copy.deepcopy(result["content"]),
+            is_error=False,
+            shown=reg.show_output,
+            details=copy.deepcopy(dict(result["details"])),
+            **base,
+        )
 
     # -- the queued host mutations (ACCESS-6) --------------------------------------------------------
     def queue_call(self, tool: str, args: Any) -> str:
@@ -450,10 +481,16 @@ class Session:
         params, hooks_ran = gated
         tools = self.file_tools()
         if tool == "Write":
-            ticket = tools.enqueue_write(self.sandbox_access, params["file_path"], params["content"], self.read_state_key())
+            ticket = tools.enqueue_write(
+                self.sandbox_access, params["file_path"], params["content"], self.read_state_key()
+            )
         else:
             ticket = tools.enqueue_edit(
-                self.sandbox_access, params["file_path"], params["old_string"], params["new_string"], self.read_state_key()
+                self.sandbox_access,
+                params["file_path"],
+                params["old_string"],
+                params["new_string"],
+                self.read_state_key(),
             )
         self._queue.append((call_id, (ticket, journal, hooks_ran)))
         return call_id
@@ -469,19 +506,38 @@ class Session:
                 continue
             ticket, journal, hooks_ran = entry
             if ticket.error is not None:
-                outcomes.append(CallOutcome(tool=journal["tool"], call_id=call_id,
-                                            content=_text(f"{type(ticket.error).__name__}: {ticket.error}"),
-                                            is_error=True, shown=True, handler_ran=True, journal=journal,
-                                            hooks_ran=hooks_ran))
+                outcomes.append(
+                    CallOutcome(
+                        tool=journal["tool"],
+                        call_id=call_id,
+                        content=_text(f"{type(ticket.error).__name__}: {ticket.error}"),
+                        is_error=True,
+                        shown=True,
+                        handler_ran=True,
+                        journal=journal,
+                        hooks_ran=hooks_ran,
+                    )
+                )
                 continue
             result = as_tool_result(ticket.result or {"ok": False, "text": "the queued entry did not run"})
             refusal = None
             if not result["details"].get("ok"):
                 rule = result["details"].get("rule") or "ACCESS-6"
                 refusal = {"stage": "queue", "rule": rule, "message": result["content"][0]["text"]}
-            outcomes.append(CallOutcome(tool=journal["tool"], call_id=call_id, content=result["content"],
-                                        is_error=False, shown=False, handler_ran=True, journal=journal,
-                                        details=result["details"], refusal=refusal, hooks_ran=hooks_ran))
+            outcomes.append(
+                CallOutcome(
+                    tool=journal["tool"],
+                    call_id=call_id,
+                    content=result["content"],
+                    is_error=False,
+                    shown=False,
+                    handler_ran=True,
+                    journal=journal,
+                    details=result["details"],
+                    refusal=refusal,
+                    hooks_ran=hooks_ran,
+                )
+            )
         return outcomes
 
     def file_tools(self) -> FileTools:
@@ -533,7 +589,10 @@ class Session:
         content = op.get("content", "")
         data = content.encode("utf-8") if isinstance(content, str) else bytes(content)
         parsed = SandboxOp(
-            kind=op.get("kind"), path=op.get("path"), dest=op.get("dest"), content=data,
+            kind=op.get("kind"),
+            path=op.get("path"),
+            dest=op.get("dest"),
+            content=data,
             executor=op.get("executor", "sandbox"),
         )
         return self.sandbox().perform(parsed, self.sandbox_access())
@@ -545,15 +604,21 @@ class Session:
             refusal = share_image_choice(params)
             if refusal is not None:
                 return refusal
-        return run_workspace_tool(self.workspace, name, params, access=self.sandbox_access,
-                                  read_state_key=self.read_state_key(), timeout=self.host.call_timeout)
+        return run_workspace_tool(
+            self.workspace,
+            name,
+            params,
+            access=self.sandbox_access,
+            read_state_key=self.read_state_key(),
+            timeout=self.host.call_timeout,
+        )
 
     def _tool_search(self, query: str) -> dict[str, Any]:
         """The loader for deferred tools (PLAN-4, EXT-4)."""
         view = self.view()
         candidates = [entry["name"] for entry in self.compose().catalog if entry["deferred"]]
         if query.startswith("select:"):
-            wanted = {n.strip() for n in query[len("select:"):].split(",") if n.strip()}
+            wanted = {n.strip() for n in query[len("select:") :].split(",") if n.strip()}
             chosen = [n for n in candidates if n in wanted]
         else:
             words = [w for w in re.split(r"\s+", query.lower()) if w]

@@ -43,16 +43,20 @@ def test_docs_rules_md_is_generated_and_current() -> None:
     if actual != expected:
         diff = "".join(list(difflib.unified_diff(actual.splitlines(True), expected.splitlines(True),
                                                  "docs/rules.md (committed)", "docs/rules.md (generated)"))[:40])
-        pytest.fail(f"docs/rules.md is out of date with RULES.md, scenarios/, the suites and tests/mutants/; "
-                    f"regenerate it with `{catalog.REGENERATE}` and commit the result. First lines of the diff:\n{diff}")
+        pytest.fail(
+            f"docs/rules.md is out of date with RULES.md, scenarios/, the suites and tests/mutants/; "
+            f"regenerate it with `{catalog.REGENERATE}` and commit the result. First lines of the diff:\n{diff}"
+        )
 
 
 def test_every_host_rule_has_a_scenario_or_suite_test() -> None:
     coverage = catalog.scan(REPO)
     checked = _checked(coverage, {"scenario", "suite"})
     missing = [r.id for r in all_rules().values() if r.binds in ("host", "both") and r.id not in checked]
-    assert not missing, (f"rules of RULES.md with no scenario case (scenarios/*/*.json) and no suite test "
-                         f"(suites/suite_*.py marked toolconformance(\"RULE\")): {missing}")
+    assert not missing, (
+        f"rules of RULES.md with no scenario case (scenarios/*/*.json) and no suite test "
+        f'(suites/suite_*.py marked toolconformance("RULE")): {missing}'
+    )
 
 
 @pytest.mark.xfail(not catalog.plugin_suites_dir(REPO).is_dir(), reason=PLUGIN_SUITES_PENDING, strict=False)
@@ -60,14 +64,18 @@ def test_every_plugin_rule_has_a_test() -> None:
     coverage = catalog.scan(REPO)
     checked = _checked(coverage, {"scenario", "suite", "plugin-suite"})
     missing = [r.id for r in all_rules().values() if r.binds == "plugin" and r.id not in checked]
-    assert not missing, (f"plugin rules of RULES.md with no scenario, suite or plugin suite test "
-                         f"(pytest_toolconformance/suites/plugin/): {missing}")
+    assert not missing, (
+        f"plugin rules of RULES.md with no scenario, suite or plugin suite test "
+        f"(pytest_toolconformance/suites/plugin/): {missing}"
+    )
 
 
 def test_no_test_or_mutant_names_an_unknown_rule() -> None:
     unknown = catalog.unknown_rule_names(catalog.scan(REPO))
-    assert not unknown, ("rule IDs that RULES.md does not define (fix the ID; the catalog is "
-                         f"pytest_toolconformance/data/RULES.md): {[f'{where}: {rule}' for where, rule in unknown]}")
+    assert not unknown, (
+        "rule IDs that RULES.md does not define (fix the ID; the catalog is "
+        f"pytest_toolconformance/data/RULES.md): {[f'{where}: {rule}' for where, rule in unknown]}"
+    )
 
 
 def test_bundled_rules_equal_the_spec(shared_dir: Path) -> None:
@@ -76,12 +84,13 @@ def test_bundled_rules_equal_the_spec(shared_dir: Path) -> None:
         pytest.skip(f"{spec} is not here")
     assert rules_text() == spec.read_text("utf-8"), (
         f"pytest_toolconformance/data/RULES.md differs from {spec}; copy the spec over it "
-        f"(cp {spec} {REPO / 'pytest_toolconformance/data/RULES.md'}) and regenerate docs/rules.md")
+        f"(cp {spec} {REPO / 'pytest_toolconformance/data/RULES.md'}) and regenerate docs/rules.md"
+    )
 
 
 # -- the scanner and generator on a small made-up repository -------------------------------------------
 
-SUITE = '''
+SUITE = """
 import pytest
 
 pytestmark = [pytest.mark.toolconformance("EXT-1")]
@@ -102,14 +111,17 @@ class TestPlan:
 
 def helper():
     return pytest.mark.toolconformance("NOPE-9")
-'''
+"""
 
 
 @pytest.fixture
 def fake_repo(tmp_path: Path) -> Path:
     (tmp_path / "scenarios" / "cap").mkdir(parents=True)
-    (tmp_path / "scenarios" / "cap" / "x.json").write_text(json.dumps(
-        {"family": "CAP", "cases": [{"id": "cap/one", "rules": ["CAP-1"]}, {"id": "cap/bad", "rules": ["CAP-99"]}]}))
+    (tmp_path / "scenarios" / "cap" / "x.json").write_text(
+        json.dumps(
+            {"family": "CAP", "cases": [{"id": "cap/one", "rules": ["CAP-1"]}, {"id": "cap/bad", "rules": ["CAP-99"]}]}
+        )
+    )
     suites = tmp_path / "pytest_toolconformance" / "suites" / "host"
     suites.mkdir(parents=True)
     (suites / "suite_demo.py").write_text(SUITE)
@@ -133,32 +145,46 @@ def test_scan_finds_scenarios_suite_markers_and_mutants(fake_repo: Path) -> None
     names = {rule: sorted(c.name for c in checks) for rule, checks in coverage.checks.items()}
     assert names["CAP-1"] == ["cap/one"]
     assert names["CAP-2"] == names["CAP-3"] == ["suite_demo.py::test_caps"]
-    assert names["EXT-1"] == ["suite_demo.py::TestPlan::test_one", "suite_demo.py::test_caps", "suite_demo.py::test_param"]
+    assert names["EXT-1"] == [
+        "suite_demo.py::TestPlan::test_one",
+        "suite_demo.py::test_caps",
+        "suite_demo.py::test_param",
+    ]
     assert names["REASON-1"] == ["suite_demo.py::test_param"]
     assert names["PLAN-1"] == names["PLAN-2"] == ["suite_demo.py::TestPlan::test_one"]
     assert "EXT-2" not in names
     assert coverage.mutants == {"CAP-1": ["tests/mutants/cap_1_x.py"]}
-    assert coverage.broken_plugins == {"ERR-4": ["tests/plugins/js/broken_err_4"],
-                                       "NAME-1": ["tests/plugins/python/broken_name_1.py"]}
+    assert coverage.broken_plugins == {
+        "ERR-4": ["tests/plugins/js/broken_err_4"],
+        "NAME-1": ["tests/plugins/python/broken_name_1.py"],
+    }
     unknown = catalog.unknown_rule_names(coverage)
-    assert unknown == [("pytest_toolconformance/suites/host/suite_demo.py", "NOPE-9"), ("scenarios/cap/x.json", "CAP-99")]
+    assert unknown == [
+        ("pytest_toolconformance/suites/host/suite_demo.py", "NOPE-9"),
+        ("scenarios/cap/x.json", "CAP-99"),
+    ]
 
 
 def test_plugin_suites_count_when_present(fake_repo: Path) -> None:
     plugin_suites = catalog.plugin_suites_dir(fake_repo)
     plugin_suites.mkdir()
     (plugin_suites / "suite_names.py").write_text(
-        'import pytest\n@pytest.mark.toolconformance("NAME-1")\ndef test_file_path():\n    pass\n')
+        'import pytest\n@pytest.mark.toolconformance("NAME-1")\ndef test_file_path():\n    pass\n'
+    )
     # The plugin suites parametrize by plugin and tool, taking the rules as data: a list, a constant, a helper.
     (plugin_suites / "suite_reg.py").write_text(
         'RULES = ["NAME-2", "NAME-3"]\n'
-        'def _load_rule(put):\n    """REG-1 or whatever failed."""\n    return [put.error_rule if put.error else "REG-1"]\n'
-        '@for_each_tool(RULES)\ndef test_names(subject):\n    pass\n'
-        '@for_each_plugin(_load_rule, loaded=False)\ndef test_loads(subject):\n    pass\n'
-        '@for_each_tool(["COST-2"], select=lambda t: t.name != "UTF-8")\ndef test_cost(subject):\n    pass\n')
+        'def _load_rule(put):\n    """REG-1 or whatever failed."""\n    return [put.error_rule if put.error '
+        'else "REG-1"]\n'
+        "@for_each_tool(RULES)\ndef test_names(subject):\n    pass\n"
+        "@for_each_plugin(_load_rule, loaded=False)\ndef test_loads(subject):\n    pass\n"
+        '@for_each_tool(["COST-2"], select=lambda t: t.name != "UTF-8")\ndef test_cost(subject):\n    pass\n'
+    )
     coverage = catalog.scan(fake_repo)
-    found = {rule: [(c.kind, c.name) for c in coverage.checks[rule]] for rule in ("NAME-1", "NAME-2", "NAME-3",
-                                                                                 "REG-1", "COST-2")}
+    found = {
+        rule: [(c.kind, c.name) for c in coverage.checks[rule]]
+        for rule in ("NAME-1", "NAME-2", "NAME-3", "REG-1", "COST-2")
+    }
     assert found == {
         "NAME-1": [("plugin-suite", "suite_names.py::test_file_path")],
         "NAME-2": [("plugin-suite", "suite_reg.py::test_names")],

@@ -46,23 +46,33 @@ def test_toml_and_json_load_the_same(tmp_path: Path) -> None:
     assert load_deviations(_write(tmp_path, "empty.toml", "")).entries == ()
 
 
-@pytest.mark.parametrize(("name", "text", "says"), [
-    ("d.toml", '[[deviation]]\nrule = "CAP-99"\nreason = "x"\n', ['entry 1 (rule = "CAP-99")', "is not a rule of this kit",
-                                                                  "fix the ID or delete the entry"]),
-    ("d.toml", '[[deviation]]\nrule = "CAP-1"\n', ['entry 1 (rule = "CAP-1")', "has no reason"]),
-    ("d.toml", '[[deviation]]\nrule = "CAP-1"\nreason = ""\n', ["reason must be a non-empty string"]),
-    ("d.toml", '[[deviation]]\nrule = "CAP-1"\ntest = "t.py::t"\nreason = "x"\n', ["exactly one of rule or test"]),
-    ("d.toml", '[[deviation]]\nrule = "CAP-1"\nreson = "x"\n', ["unknown key(s) reson"]),
-    ("d.toml", '[[deviation]]\nrule = "CAP-1"\nreason = "x"\n[[deviation]]\nrule = "CAP-1"\nreason = "y"\n',
-     ['entry 2 (rule = "CAP-1")', "repeats entry 1"]),
-    ("d.toml", "[[deviation]\nrule = 1\n", ["file: is not valid TOML", "fix the syntax"]),
-    ("d.json", '{"deviation": [', ["file: is not valid JSON"]),
-    ("d.json", '{"deviations": []}', ["only a list named deviation"]),
-    ("d.json", '{"deviation": ["CAP-1"]}', ["entry 1: is str, not a table/object"]),
-    ("d.yaml", "deviation: []", ["use .toml or .json"]),
-])
-def test_bad_files_are_one_line_errors_naming_file_entry_and_fix(tmp_path: Path, name: str, text: str,
-                                                                  says: list[str]) -> None:
+@pytest.mark.parametrize(
+    ("name", "text", "says"),
+    [
+        (
+            "d.toml",
+            '[[deviation]]\nrule = "CAP-99"\nreason = "x"\n',
+            ['entry 1 (rule = "CAP-99")', "is not a rule of this kit", "fix the ID or delete the entry"],
+        ),
+        ("d.toml", '[[deviation]]\nrule = "CAP-1"\n', ['entry 1 (rule = "CAP-1")', "has no reason"]),
+        ("d.toml", '[[deviation]]\nrule = "CAP-1"\nreason = ""\n', ["reason must be a non-empty string"]),
+        ("d.toml", '[[deviation]]\nrule = "CAP-1"\ntest = "t.py::t"\nreason = "x"\n', ["exactly one of rule or test"]),
+        ("d.toml", '[[deviation]]\nrule = "CAP-1"\nreson = "x"\n', ["unknown key(s) reson"]),
+        (
+            "d.toml",
+            '[[deviation]]\nrule = "CAP-1"\nreason = "x"\n[[deviation]]\nrule = "CAP-1"\nreason = "y"\n',
+            ['entry 2 (rule = "CAP-1")', "repeats entry 1"],
+        ),
+        ("d.toml", "[[deviation]\nrule = 1\n", ["file: is not valid TOML", "fix the syntax"]),
+        ("d.json", '{"deviation": [', ["file: is not valid JSON"]),
+        ("d.json", '{"deviations": []}', ["only a list named deviation"]),
+        ("d.json", '{"deviation": ["CAP-1"]}', ["entry 1: is str, not a table/object"]),
+        ("d.yaml", "deviation: []", ["use .toml or .json"]),
+    ],
+)
+def test_bad_files_are_one_line_errors_naming_file_entry_and_fix(
+    tmp_path: Path, name: str, text: str, says: list[str]
+) -> None:
     path = _write(tmp_path, name, text)
     with pytest.raises(DeviationsError) as err:
         load_deviations(path, source=name)
@@ -82,7 +92,9 @@ def test_missing_file_is_an_error(tmp_path: Path) -> None:
 def test_test_entries_match_by_node_id_tail(tmp_path: Path) -> None:
     entry = Deviation(index=1, reason="r", test="suite_scenarios.py::test_scenario[CAP-1-cap/x]")
     assert entry.matches_test("suite_scenarios.py::test_scenario[CAP-1-cap/x]")
-    assert entry.matches_test("../site-packages/pytest_toolconformance/suites/suite_scenarios.py::test_scenario[CAP-1-cap/x]")
+    assert entry.matches_test(
+        "../site-packages/pytest_toolconformance/suites/suite_scenarios.py::test_scenario[CAP-1-cap/x]"
+    )
     assert not entry.matches_test("suite_scenarios.py::test_scenario[CAP-1-cap/y]")
     assert not entry.matches_test("other_suite_scenarios.py::test_scenario[CAP-1-cap/x]")
 
@@ -95,6 +107,7 @@ def test_a_test_of_two_rules_is_excused_only_when_both_are_declared(tmp_path: Pa
 
 
 # -- real runs -----------------------------------------------------------------------------------
+
 
 def _run(pytester: pytest.Pytester, *args: str, subprocess: bool = False) -> tuple[pytest.RunResult, dict[str, Any]]:
     path = pytester.path / "report.json"
@@ -110,8 +123,9 @@ def _status(report: dict[str, Any], rule: str) -> dict[str, Any]:
 
 def test_declared_failing_rule_turns_the_run_green(pytester: pytest.Pytester) -> None:
     deviations = _write(pytester.path, "deviations.toml", CAP1_TOML)
-    result, report = _run(pytester, f"--toolconformance-host={CAP1_MUTANT}",
-                          f"--toolconformance-deviations={deviations}", "-k", "CAP-1")
+    result, report = _run(
+        pytester, f"--toolconformance-host={CAP1_MUTANT}", f"--toolconformance-deviations={deviations}", "-k", "CAP-1"
+    )
     assert result.ret == pytest.ExitCode.OK, result.stdout.str()[-3000:]
     cap1 = _status(report, "CAP-1")
     assert cap1["status"] == "deviation"
@@ -120,7 +134,7 @@ def test_declared_failing_rule_turns_the_run_green(pytester: pytest.Pytester) ->
     assert report["ok"] is True and not report["deviations"]["stale"]
     outcomes = result.parseoutcomes()
     assert outcomes.get("xfailed", 0) >= 1 and "failed" not in outcomes
-    result.stdout.fnmatch_lines(["*XFAIL*CAP-1*known deviation, entry 1 (rule = \"CAP-1\")*"])
+    result.stdout.fnmatch_lines(['*XFAIL*CAP-1*known deviation, entry 1 (rule = "CAP-1")*'])
 
 
 def test_declared_rule_that_passes_is_stale_and_fails_the_run(pytester: pytest.Pytester) -> None:
@@ -128,8 +142,9 @@ def test_declared_rule_that_passes_is_stale_and_fails_the_run(pytester: pytest.P
     result, report = _run(pytester, f"--toolconformance-deviations={deviations}", "-k", "CAP-1")
     assert result.ret == pytest.ExitCode.TESTS_FAILED
     assert result.parseoutcomes().get("failed") is None, "every test passed: only the stale entry fails the run"
-    result.stdout.fnmatch_lines([
-        f'*stale deviation: entry 1 (rule = "CAP-1") in {deviations}: CAP-1 now passes; delete this entry*'])
+    result.stdout.fnmatch_lines(
+        [f'*stale deviation: entry 1 (rule = "CAP-1") in {deviations}: CAP-1 now passes; delete this entry*']
+    )
     assert _status(report, "CAP-1")["status"] == "passed"
     assert report["ok"] is False and report["deviations"]["stale"][0]["rule"] == "CAP-1"
     assert report["run"]["exitstatus"] == 1
@@ -141,8 +156,9 @@ def test_test_entry_excuses_one_test(pytester: pytest.Pytester) -> None:
     assert failing
     body = "".join(f'[[deviation]]\ntest = "{nodeid}"\nreason = "known"\n' for nodeid in failing)
     deviations = _write(pytester.path, "deviations.toml", body)
-    result, report = _run(pytester, f"--toolconformance-host={CAP1_MUTANT}",
-                          f"--toolconformance-deviations={deviations}", "-k", "CAP-1")
+    result, report = _run(
+        pytester, f"--toolconformance-host={CAP1_MUTANT}", f"--toolconformance-deviations={deviations}", "-k", "CAP-1"
+    )
     assert result.ret == pytest.ExitCode.OK
     assert _status(report, "CAP-1")["status"] == "deviation"
 
@@ -152,8 +168,10 @@ def test_unknown_rule_or_malformed_file_is_a_usage_error(pytester: pytest.Pytest
     result = pytester.runpytest("--toolconformance", f"--toolconformance-deviations={bad}", *QUIET)
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     lines = [line for line in result.stderr.lines if line.startswith("ERROR:")]
-    assert lines == [f'ERROR: --toolconformance-deviations={bad}: entry 1 (rule = "CAP-42"): rule CAP-42 is not a rule '
-                     "of this kit (the report lists them all); fix the ID or delete the entry"], result.stderr.str()
+    assert lines == [
+        f'ERROR: --toolconformance-deviations={bad}: entry 1 (rule = "CAP-42"): rule CAP-42 is not a rule '
+        "of this kit (the report lists them all); fix the ID or delete the entry"
+    ], result.stderr.str()
     broken = _write(pytester.path, "deviations.json", "{not json")
     result = pytester.runpytest("--toolconformance", f"--toolconformance-deviations={broken}", *QUIET)
     assert result.ret == pytest.ExitCode.USAGE_ERROR
@@ -162,8 +180,16 @@ def test_unknown_rule_or_malformed_file_is_a_usage_error(pytester: pytest.Pytest
 
 def test_deviations_hold_under_xdist(pytester: pytest.Pytester) -> None:
     deviations = _write(pytester.path, "deviations.toml", CAP1_TOML)
-    result, report = _run(pytester, f"--toolconformance-host={CAP1_MUTANT}", f"--toolconformance-deviations={deviations}",
-                          "-k", "CAP-1", "-n", "2", subprocess=True)
+    result, report = _run(
+        pytester,
+        f"--toolconformance-host={CAP1_MUTANT}",
+        f"--toolconformance-deviations={deviations}",
+        "-k",
+        "CAP-1",
+        "-n",
+        "2",
+        subprocess=True,
+    )
     assert result.ret == pytest.ExitCode.OK, result.stdout.str()[-3000:]
     assert _status(report, "CAP-1")["status"] == "deviation"
 
@@ -171,8 +197,14 @@ def test_deviations_hold_under_xdist(pytester: pytest.Pytester) -> None:
 def test_deviation_is_visible_in_junitxml(pytester: pytest.Pytester) -> None:
     deviations = _write(pytester.path, "deviations.toml", CAP1_TOML)
     xml = pytester.path / "junit.xml"
-    result, _ = _run(pytester, f"--toolconformance-host={CAP1_MUTANT}", f"--toolconformance-deviations={deviations}",
-                     "-k", "CAP-1", f"--junitxml={xml}")
+    result, _ = _run(
+        pytester,
+        f"--toolconformance-host={CAP1_MUTANT}",
+        f"--toolconformance-deviations={deviations}",
+        "-k",
+        "CAP-1",
+        f"--junitxml={xml}",
+    )
     assert result.ret == pytest.ExitCode.OK
     text = xml.read_text("utf-8")
     assert '<property name="rule" value="CAP-1"' in text

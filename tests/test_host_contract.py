@@ -62,9 +62,9 @@ def test_each_wire_method_has_the_schema_its_declaration_says(method: contract.M
 
 
 def test_the_wire_vocabulary_is_the_declaration_framed_by_hello_and_stop() -> None:
-    assert protocol.METHODS == ("hello", *(m.name for m in contract.WIRE_METHODS), "stop")
+    assert protocol.REQUESTS == ("hello", *(m.name for m in contract.WIRE_METHODS), "stop")
     assert {"info", "close"} == set(contract.ADAPTER_METHODS) - set(protocol.CONTRACT_METHODS)
-    assert {p.stem for p in protocol.SCHEMAS_DIR.glob("*.json")} == {*protocol.METHODS, "common"}
+    assert {p.stem for p in protocol.SCHEMAS_DIR.glob("*.json")} == {*protocol.REQUESTS, "common"}
 
 
 @pytest.mark.parametrize("method", contract.METHODS, ids=lambda m: m.name)

@@ -169,7 +169,9 @@ def _write(base: Path, files: Mapping[str, str]) -> None:
     [
         pytest.param("from . import a\n", id="relative-module-level"),
         pytest.param("def f():\n    from .a import thing\n", id="inside-a-function"),
-        pytest.param("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from pkg.a import A\n", id="type-checking"),
+        pytest.param(
+            "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from pkg.a import A\n", id="type-checking"
+        ),
         pytest.param("import pkg.a\n", id="plain-import"),
         pytest.param("from .. import top\n", id="two-levels-up"),
     ],
@@ -193,7 +195,9 @@ def test_a_cycle_is_found_and_printed(tmp_path: Path, b_source: str) -> None:
 
 
 def test_a_dag_has_no_cycle(tmp_path: Path) -> None:
-    _write(tmp_path, {"pkg/__init__.py": "from .a import x\n", "pkg/a.py": "from .b import y\n", "pkg/b.py": "import os\n"})
+    _write(
+        tmp_path, {"pkg/__init__.py": "from .a import x\n", "pkg/a.py": "from .b import y\n", "pkg/b.py": "import os\n"}
+    )
     assert find_cycles(import_graph(modules_under(tmp_path, ["pkg"]))) == []
 
 

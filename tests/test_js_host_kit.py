@@ -50,7 +50,7 @@ def test_methods_and_required_params_come_from_the_wire_schemas(node: str) -> No
         console.log(JSON.stringify({{ METHODS, PROTOCOL_VERSION, CONTRACT_ERROR_KINDS }}));""")
     assert out.returncode == 0, out.stderr
     got = json.loads(out.stdout)
-    assert set(got["METHODS"]) == set(protocol.METHODS)
+    assert set(got["METHODS"]) == set(protocol.REQUESTS)
     for method, required in got["METHODS"].items():
         assert required == protocol.schema(method)["$defs"].get("params", {}).get("required", []), method
     assert got["PROTOCOL_VERSION"] == protocol.PROTOCOL_VERSION
@@ -76,11 +76,14 @@ serve({{
 """
 
 
-def exchange(node: str, tmp_path: Path, lines: list[str]) -> tuple[list[dict[str, Any]], subprocess.CompletedProcess[str]]:
+def exchange(
+    node: str, tmp_path: Path, lines: list[str]
+) -> tuple[list[dict[str, Any]], subprocess.CompletedProcess[str]]:
     host = tmp_path / "probe_host.mjs"
     host.write_text(PROBE_HOST.format(wire=json.dumps(kit_url("wire.mjs"))), "utf-8")
-    done = subprocess.run([node, str(host)], input="".join(line + "\n" for line in lines), capture_output=True,
-                          text=True, timeout=30)
+    done = subprocess.run(
+        [node, str(host)], input="".join(line + "\n" for line in lines), capture_output=True, text=True, timeout=30
+    )
     return [json.loads(line) for line in done.stdout.splitlines()], done
 
 
@@ -88,12 +91,16 @@ HELLO = json.dumps({"seq": 0, "method": "hello", "params": {"protocol": 1, "kit"
 
 
 def test_every_answer_repeats_its_seq_and_matches_its_schema(node: str, tmp_path: Path) -> None:
-    answers, done = exchange(node, tmp_path, [
-        HELLO,
-        json.dumps({"seq": 1, "method": "reset", "params": {}}),
-        json.dumps({"seq": 2, "method": "compose", "params": {"session": "s1"}}),
-        json.dumps({"seq": 3, "method": "stop", "params": {}}),
-    ])
+    answers, done = exchange(
+        node,
+        tmp_path,
+        [
+            HELLO,
+            json.dumps({"seq": 1, "method": "reset", "params": {}}),
+            json.dumps({"seq": 2, "method": "compose", "params": {"session": "s1"}}),
+            json.dumps({"seq": 3, "method": "stop", "params": {}}),
+        ],
+    )
     assert done.returncode == 0, done.stderr
     assert [a["seq"] for a in answers] == [0, 1, 2, 3]
     for answer, method in zip(answers, ("hello", "reset", "compose", "stop"), strict=True):
@@ -103,17 +110,25 @@ def test_every_answer_repeats_its_seq_and_matches_its_schema(node: str, tmp_path
     assert "a plugin printing to stdout" in done.stderr
 
 
-@pytest.mark.parametrize(("line", "kind", "says"), [
-    ("not json", "bad-request", "not JSON"),
-    ('{"seq": 1, "method": "compose", "params": {}}', "bad-request", "params.session is missing"),
-    ('{"seq": 1, "method": "teleport", "params": {}}', "bad-request", "unknown method"),
-    ('{"seq": 1, "method": "call", "params": {"session": "s", "tool": "t", "arguments": {}}}', "bad-request",
-     "does not serve call"),
-    ('{"seq": 1, "method": "compose", "params": {"session": "refuse"}}', "unknown-session", "no such session"),
-    ('{"seq": 1, "method": "compose", "params": {"session": "throw-refusal"}}', "spec", "bad spec"),
-    ('{"seq": 1, "method": "compose", "params": {"session": "crash"}}', "internal", "RangeError: boom"),
-])
-def test_refusals_and_faults_are_answered_with_their_kind(node: str, tmp_path: Path, line: str, kind: str, says: str) -> None:
+@pytest.mark.parametrize(
+    ("line", "kind", "says"),
+    [
+        ("not json", "bad-request", "not JSON"),
+        ('{"seq": 1, "method": "compose", "params": {}}', "bad-request", "params.session is missing"),
+        ('{"seq": 1, "method": "teleport", "params": {}}', "bad-request", "unknown method"),
+        (
+            '{"seq": 1, "method": "call", "params": {"session": "s", "tool": "t", "arguments": {}}}',
+            "bad-request",
+            "does not serve call",
+        ),
+        ('{"seq": 1, "method": "compose", "params": {"session": "refuse"}}', "unknown-session", "no such session"),
+        ('{"seq": 1, "method": "compose", "params": {"session": "throw-refusal"}}', "spec", "bad spec"),
+        ('{"seq": 1, "method": "compose", "params": {"session": "crash"}}', "internal", "RangeError: boom"),
+    ],
+)
+def test_refusals_and_faults_are_answered_with_their_kind(
+    node: str, tmp_path: Path, line: str, kind: str, says: str
+) -> None:
     answers, done = exchange(node, tmp_path, [HELLO, line])
     assert done.returncode == 0, done.stderr
     error = answers[1]["error"]
@@ -127,14 +142,19 @@ def test_a_request_before_the_hello_is_refused(node: str, tmp_path: Path) -> Non
 
 
 def test_an_older_protocol_is_refused_at_the_hello(node: str, tmp_path: Path) -> None:
-    answers, _ = exchange(node, tmp_path, [json.dumps({"seq": 0, "method": "hello", "params": {"protocol": 0, "kit": "x"}})])
+    answers, _ = exchange(
+        node, tmp_path, [json.dumps({"seq": 0, "method": "hello", "params": {"protocol": 0, "kit": "x"}})]
+    )
     assert answers[0]["error"]["kind"] == "bad-request" and "speaks protocol 1" in answers[0]["error"]["message"]
 
 
 def test_an_operation_for_a_method_the_protocol_lacks_fails_at_start(node: str) -> None:
-    out = run_node(node, f"""
+    out = run_node(
+        node,
+        f"""
         import {{ serve }} from {json.dumps(kit_url("wire.mjs"))};
-        serve({{ name: "x", version: "1", capabilities: [], operations: {{ teleport: async () => ({{}}) }} }});""")
+        serve({{ name: "x", version: "1", capabilities: [], operations: {{ teleport: async () => ({{}}) }} }});""",
+    )
     assert out.returncode != 0 and "teleport is not a method of wire protocol 1" in out.stderr
 
 
@@ -142,18 +162,25 @@ def test_an_operation_for_a_method_the_protocol_lacks_fails_at_start(node: str) 
 
 
 def build(node: str, doc: dict[str, Any], form: str) -> str:
-    out = run_node(node, f"""
+    out = run_node(
+        node,
+        f"""
         import {{ buildPluginSource }} from {json.dumps(kit_url("scripted.mjs"))};
         let text = ""; for await (const chunk of process.stdin) text += chunk;
-        process.stdout.write(buildPluginSource(JSON.parse(text), {json.dumps(form)}));""", stdin=json.dumps(doc))
+        process.stdout.write(buildPluginSource(JSON.parse(text), {json.dumps(form)}));""",
+        stdin=json.dumps(doc),
+    )
     assert out.returncode == 0, out.stderr
     return out.stdout
 
 
 def test_the_builder_refuses_what_is_not_a_scripted_plugin(node: str) -> None:
-    out = run_node(node, f"""
+    out = run_node(
+        node,
+        f"""
         import {{ buildPluginSource }} from {json.dumps(kit_url("scripted.mjs"))};
-        buildPluginSource({{ name: "x", tools: [{{ name: "T" }}] }}, "seam");""")
+        buildPluginSource({{ name: "x", tools: [{{ name: "T" }}] }}, "seam");""",
+    )
     assert out.returncode != 0 and 'tools[0] needs "parameters"' in out.stderr
 
 
@@ -168,22 +195,46 @@ ECHO = {"type": "object", "properties": {"value": {"type": "string"}, "n": {"typ
 CASES = [
     (scripted.tool("Echo", parameters=ECHO, handler=[{"op": "echo"}]), {"value": "héllo 😀", "n": 3}),
     (scripted.tool("Text", handler=[{"op": "details", "details": {"k": 1}}, {"op": "text", "text": "plain"}]), {}),
-    (scripted.tool("Mutate", parameters={"type": "object", "properties": {"a": {"type": "object"}}},
-                   handler=[{"op": "mutate", "set": {"/a/b": 2, "c": [1]}, "delete": ["/a/x"]}, {"op": "echo"}]),
-     {"a": {"x": 1, "y": [1, 2]}}),
+    (
+        scripted.tool(
+            "Mutate",
+            parameters={"type": "object", "properties": {"a": {"type": "object"}}},
+            handler=[{"op": "mutate", "set": {"/a/b": 2, "c": [1]}, "delete": ["/a/x"]}, {"op": "echo"}],
+        ),
+        {"a": {"x": 1, "y": [1, 2]}},
+    ),
     (scripted.tool("Throw", handler=[{"op": "throw", "message": "scripted boom"}]), {}),
     (scripted.tool("Remote", handler=[{"op": "throw_transport", "message": "socket hang up"}]), {}),
     (scripted.tool("Probe", handler=[{"op": "transport_probe"}]), {}),
-    (scripted.tool("Image", handler=[{"op": "image", "data": "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "mimeType": "image/png"}]), {}),
-    (scripted.tool("Raw", handler=[{"op": "raw", "result": {"content": [{"type": "text", "text": "raw"}], "details": {}}}]), {}),
+    (
+        scripted.tool(
+            "Image",
+            handler=[
+                {
+                    "op": "image",
+                    "data": "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9"
+                            "awAAAABJRU5ErkJggg==",
+                    "mimeType": "image/png",
+                }
+            ],
+        ),
+        {},
+    ),
+    (
+        scripted.tool(
+            "Raw", handler=[{"op": "raw", "result": {"content": [{"type": "text", "text": "raw"}], "details": {}}}]
+        ),
+        {},
+    ),
     (scripted.tool("Default", handler=[{"op": "sleep", "seconds": 0}]), {}),
 ]
 _COMPARED = ("content", "isError", "handlerRan", "transport", "journal", "refusal", "modelResult", "details")
 
 
 @pytest.mark.parametrize(("spec", "arguments"), CASES, ids=[c[0]["name"] for c in CASES])
-def test_a_seam_form_module_behaves_as_the_reference_interpreter(node: str, tmp_path: Path, spec: dict[str, Any],
-                                                                 arguments: dict[str, Any]) -> None:
+def test_a_seam_form_module_behaves_as_the_reference_interpreter(
+    node: str, tmp_path: Path, spec: dict[str, Any], arguments: dict[str, Any]
+) -> None:
     doc = scripted.plugin("built", [spec], manifest={"provides": {"tools": [spec["name"]]}})
     entry = tmp_path / "built.mjs"
     entry.write_text(build(node, doc, "seam"), "utf-8")

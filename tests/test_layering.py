@@ -49,8 +49,11 @@ def test_reports_and_fixtures_import_no_suite(layer: str) -> None:
 
 
 def test_the_layering_check_can_fail(tmp_path: Path) -> None:
-    for rel, text in {"reference_host/__init__.py": "", "reference_host/bad.py": "from pytest_toolconformance import x\n",
-                      "pytest_toolconformance/__init__.py": ""}.items():
+    for rel, text in {
+        "reference_host/__init__.py": "",
+        "reference_host/bad.py": "from pytest_toolconformance import x\n",
+        "pytest_toolconformance/__init__.py": "",
+    }.items():
         (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / rel).write_text(text)
     graph = import_graph(modules_under(tmp_path, PACKAGES))
@@ -58,8 +61,11 @@ def test_the_layering_check_can_fail(tmp_path: Path) -> None:
 
 
 def test_the_face_check_sees_a_module_reached_past_the_face(tmp_path: Path) -> None:
-    for rel, text in {"reference_host/__init__.py": "", "reference_host/tools.py": "",
-                      "pytest_toolconformance/__init__.py": "from reference_host.tools import Tool\n"}.items():
+    for rel, text in {
+        "reference_host/__init__.py": "",
+        "reference_host/tools.py": "",
+        "pytest_toolconformance/__init__.py": "from reference_host.tools import Tool\n",
+    }.items():
         (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / rel).write_text(text)
     graph = import_graph(modules_under(tmp_path, PACKAGES))

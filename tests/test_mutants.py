@@ -23,7 +23,9 @@ from pytest_toolconformance.rules import all_rules, host_rules
 
 
 def _mutant_modules() -> list[ModuleType]:
-    names = [m.name for m in pkgutil.iter_modules(mutants_pkg.__path__) if m.name != "base" and not m.name.startswith("_")]
+    names = [
+        m.name for m in pkgutil.iter_modules(mutants_pkg.__path__) if m.name != "base" and not m.name.startswith("_")
+    ]
     return [importlib.import_module(f"tests.mutants.{name}") for name in sorted(names)]
 
 
@@ -71,7 +73,9 @@ def test_every_mutant_names_a_known_rule() -> None:
         assert isinstance(declared, dict), f"{module.__name__}: ALSO must map each dependent rule to its reason"
         for rule, reason in declared.items():
             assert rule in known and rule != module.RULE, f"{module.__name__}: ALSO names {rule!r}"
-            assert isinstance(reason, str) and len(reason.split()) >= 4, f"{module.__name__}: ALSO[{rule!r}] needs a reason"
+            assert isinstance(reason, str) and len(reason.split()) >= 4, (
+                f"{module.__name__}: ALSO[{rule!r}] needs a reason"
+            )
 
 
 def test_every_wire_mutant_has_an_in_process_twin() -> None:
@@ -107,19 +111,23 @@ def _over_the_wire(module: ModuleType) -> bool:
 
 
 @pytest.mark.parametrize("module", MUTANTS, ids=[m.__name__.rsplit(".", 1)[-1] for m in MUTANTS])
-def test_mutant_is_caught_on_its_rule_and_no_other(module: ModuleType, pytester: pytest.Pytester,
-                                                    mutant_profile: str) -> None:
+def test_mutant_is_caught_on_its_rule_and_no_other(
+    module: ModuleType, pytester: pytest.Pytester, mutant_profile: str
+) -> None:
     reprec = pytester.inline_run(
         "--toolconformance",
         f"--toolconformance-host={module.__name__}:factory",
         f"--toolconformance-max-examples={EXAMPLES}",
         f"--hypothesis-profile={mutant_profile}",
-        "-p", "no:cacheprovider",
+        "-p",
+        "no:cacheprovider",
         *(("-k", f"not {TIMING_CHECK}") if _over_the_wire(module) else ()),
     )
     rules, failed = _red_rules(reprec)
     assert failed, f"{module.__name__} breaks {module.RULE} but no check failed"
     assert module.RULE in rules, f"{module.__name__}: failures {failed} carry rules {sorted(rules)}, not {module.RULE}"
     blamed = {rule: checks for rule, checks in rules.items() if rule != module.RULE and rule not in also(module)}
-    assert not blamed, (f"{module.__name__} breaks {module.RULE} only, yet these rules went red too (fix the check, "
-                        f"or declare a true dependency in ALSO with its reason): {blamed}")
+    assert not blamed, (
+        f"{module.__name__} breaks {module.RULE} only, yet these rules went red too (fix the check, "
+        f"or declare a true dependency in ALSO with its reason): {blamed}"
+    )

@@ -239,12 +239,23 @@ def test_pi_stand_in_exports_every_name_of_the_pinned_pi(tmp_path: Path) -> None
     """The stand-in exports every name of the real pi 1.6.0, none undefined."""
     if not NODE_22.is_file() or not REAL_PI.is_dir():
         pytest.skip("needs the pi corpus: run `npm ci --prefix tests`")
-    listing = "const m = await import(process.argv[1]); console.log(JSON.stringify(Object.keys(m).filter(k => m[k] !== undefined).sort()))"
-    real = subprocess.run([str(NODE_22), "--input-type=module", "-e", listing, (REAL_PI / "dist" / "index.js").as_uri()],
-                          capture_output=True, text=True, timeout=60, check=True)
+    listing = ("const m = await import(process.argv[1]); "
+               "console.log(JSON.stringify(Object.keys(m).filter(k => m[k] !== undefined).sort()))")
+    real = subprocess.run(
+        [str(NODE_22), "--input-type=module", "-e", listing, (REAL_PI / "dist" / "index.js").as_uri()],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
     stand_in = BRIDGE.parent / "pi-coding-agent.mjs"
-    ours = subprocess.run(["node", "--input-type=module", "-e", listing, stand_in.as_uri()],
-                          capture_output=True, text=True, timeout=60, check=True)
+    ours = subprocess.run(
+        ["node", "--input-type=module", "-e", listing, stand_in.as_uri()],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
     missing = sorted(set(json.loads(real.stdout)) - set(json.loads(ours.stdout)))
     assert missing == [], f"the stand-in lacks {missing}"
     # The siblings as pi maps them for extensions (pi-ai: its extension view).
@@ -254,10 +265,20 @@ def test_pi_stand_in_exports_every_name_of_the_pinned_pi(tmp_path: Path) -> None
         "pi-ai.mjs": REAL_PI / "dist" / "core" / "extensions" / "pi-ai-extension-view.js",
     }
     for mine, theirs in siblings.items():
-        real = subprocess.run([str(NODE_22), "--input-type=module", "-e", listing, theirs.as_uri()],
-                              capture_output=True, text=True, timeout=60, check=True)
-        ours = subprocess.run(["node", "--input-type=module", "-e", listing, (BRIDGE.parent / mine).as_uri()],
-                              capture_output=True, text=True, timeout=60, check=True)
+        real = subprocess.run(
+            [str(NODE_22), "--input-type=module", "-e", listing, theirs.as_uri()],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=True,
+        )
+        ours = subprocess.run(
+            ["node", "--input-type=module", "-e", listing, (BRIDGE.parent / mine).as_uri()],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=True,
+        )
         missing = sorted(set(json.loads(real.stdout)) - set(json.loads(ours.stdout)))
         assert missing == [], f"{mine} lacks {missing}"
 
@@ -276,8 +297,16 @@ def test_too_old_node_is_one_line_naming_both_versions(plugins, tmp_path: Path) 
     """A plugin whose pi needs a newer Node.js than the kit found: one line, both versions, the way out."""
     package = tmp_path / "ext" / "node_modules" / "@mariozechner" / "pi-coding-agent"
     package.mkdir(parents=True)
-    (package / "package.json").write_text(json.dumps(
-        {"name": "@mariozechner/pi-coding-agent", "version": "9.0.0", "engines": {"node": ">=99.1.0"}, "main": "index.js"}))
+    (package / "package.json").write_text(
+        json.dumps(
+            {
+                "name": "@mariozechner/pi-coding-agent",
+                "version": "9.0.0",
+                "engines": {"node": ">=99.1.0"},
+                "main": "index.js",
+            }
+        )
+    )
     (package / "index.js").write_text("export const defineTool = (t) => t;\n")
     entry = tmp_path / "ext" / "index.mjs"
     entry.write_text('import { defineTool } from "@mariozechner/pi-coding-agent";\nexport default function (pi) {}\n')
@@ -464,7 +493,8 @@ def test_error_thrown_from_a_timer_fails_the_call_instead_of_hanging(plugins, tm
         tmp_path / "stray",
         "export function register(ctx) { ctx.registerTool({ name: 'Late', label: 'Late', description: 'l',\n"
         "  parameters: { type: 'object', properties: {} },\n"
-        "  execute: () => new Promise(() => { setTimeout(() => { throw new SyntaxError('late throw'); }, 5); }) }); }\n",
+        "  execute: () => new Promise(() => {\n"
+        "    setTimeout(() => { throw new SyntaxError('late throw'); }, 5); }) }); }\n",
     )
     plugin = plugins(entry)
     ctx = registered(plugin)

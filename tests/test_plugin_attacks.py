@@ -230,7 +230,8 @@ def test_route_is_confined(route: str, routes: NodePlugin, targets: Targets) -> 
     assert targets.leftovers() == [], f"{route} left processes behind"
     assert targets.secret not in said, f"{route} read the kit's secret {SECRET_NAME}"
     # The call finished and said what the plugin tried: its own account, or what the guard refused.
-    outcome = (answer.get("result") or {}).get("details", {}).get("outcome") or (answer.get("error") or {}).get("message")
+    details = (answer.get("result") or {}).get("details", {})
+    outcome = details.get("outcome") or (answer.get("error") or {}).get("message")
     assert outcome, said[:400]
     if ROUTES[route] == "network" and answer.get("network") is not None:
         assert answer["network"], f"the in-process guard did not record what {route} reached for"
@@ -258,15 +259,33 @@ def test_register_time_attacks_are_confined(targets: Targets) -> None:
         assert "curl: failed" in said and "write: failed" in said
 
 
-def _run_kit(tmp_path: Path, targets: Targets, *extra: str, env: dict[str, str] | None = None) -> tuple[str, dict[str, Any]]:
+def _run_kit(
+    tmp_path: Path, targets: Targets, *extra: str, env: dict[str, str] | None = None
+) -> tuple[str, dict[str, Any]]:
     report = tmp_path / "report.json"
-    args = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--toolconformance",
-            f"--toolconformance-plugin={ROUTES_PLUGIN.parent}", f"--toolconformance-plugin={REGISTER_PLUGIN.parent}",
-            f"--toolconformance-report={report}", "--toolconformance-max-examples=2",
-            "--toolconformance-pass-env=ATTACK_OUTSIDE", *extra,
-            str(PLUGIN_SUITES_DIR)]
-    done = subprocess.run(args, cwd=tmp_path, capture_output=True, text=True, timeout=900,
-                          env={**os.environ, **(env or {}), _proc.PASS_ENV_ENV: "ATTACK_PORT,ATTACK_TOKEN"})
+    args = [
+        sys.executable,
+        "-m",
+        "pytest",
+        "-p",
+        "no:cacheprovider",
+        "--toolconformance",
+        f"--toolconformance-plugin={ROUTES_PLUGIN.parent}",
+        f"--toolconformance-plugin={REGISTER_PLUGIN.parent}",
+        f"--toolconformance-report={report}",
+        "--toolconformance-max-examples=2",
+        "--toolconformance-pass-env=ATTACK_OUTSIDE",
+        *extra,
+        str(PLUGIN_SUITES_DIR),
+    ]
+    done = subprocess.run(
+        args,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=900,
+        env={**os.environ, **(env or {}), _proc.PASS_ENV_ENV: "ATTACK_PORT,ATTACK_TOKEN"},
+    )
     assert done.returncode in (0, 1), done.stdout[-3000:] + done.stderr[-3000:]
     return done.stdout, json.loads(report.read_text())
 

@@ -146,7 +146,7 @@ def test_js_targets_give_a_node_plugin_without_starting_node(target: Path) -> No
 
 def test_typescript_entry_is_a_node_plugin() -> None:
     loaded = load_plugin(JS / "typescript")
-    assert loaded.kind == "node" and loaded.entry.suffix == ".ts" and loaded.plugin.kind == "ts"
+    assert loaded.kind == "node" and loaded.entry.suffix == ".ts" and loaded.plugin.module_format == "ts"
 
 
 @pytest.mark.parametrize(
@@ -158,10 +158,21 @@ def test_typescript_entry_is_a_node_plugin() -> None:
         ({"index.ts": "", "plugin.py": "def register(ctx):\n    pass\n"}, "index.ts", "node"),
         ({"plugin.py": "def register(ctx):\n    pass\n"}, "plugin.py", "python"),
         # package.json's pi.extensions first, whatever "main" says (pi never reads main).
-        ({"package.json": '{"main": "index.js", "pi": {"extensions": ["./src/ext.ts"]}}', "src/ext.ts": "",
-          "index.js": ""}, "src/ext.ts", "node"),
+        (
+            {
+                "package.json": '{"main": "index.js", "pi": {"extensions": ["./src/ext.ts"]}}',
+                "src/ext.ts": "",
+                "index.js": "",
+            },
+            "src/ext.ts",
+            "node",
+        ),
         # A declared folder by its index; a declared path that is not there is passed over, as pi does.
-        ({"package.json": '{"pi": {"extensions": ["./gone.ts", "./ext"]}}', "ext/index.ts": ""}, "ext/index.ts", "node"),
+        (
+            {"package.json": '{"pi": {"extensions": ["./gone.ts", "./ext"]}}', "ext/index.ts": ""},
+            "ext/index.ts",
+            "node",
+        ),
         # npm init's "main": "index.js" that is not there: the index.ts pi loads.
         ({"package.json": '{"main": "index.js"}', "index.ts": ""}, "index.ts", "node"),
         # "main" only where nothing pi reads is there.
@@ -228,12 +239,14 @@ def test_folder_without_anything_to_load(tmp_path: Path) -> None:
     (tmp_path / "README.md").write_text("hi")
     with pytest.raises(PluginLoadError) as info:
         load_plugin(tmp_path)
-    assert str(tmp_path) in str(info.value) and "or a plugin.json with \"name\" and \"entry\"" in str(info.value)
+    assert str(tmp_path) in str(info.value) and 'or a plugin.json with "name" and "entry"' in str(info.value)
 
 
 def test_package_json_main_that_does_not_exist(tmp_path: Path) -> None:
     (tmp_path / "package.json").write_text('{"main": "dist/index.js"}')
-    with pytest.raises(PluginLoadError, match=r"no pi extension in its package\.json .* no package\.json 'main' that exists"):
+    with pytest.raises(
+        PluginLoadError, match=r"no pi extension in its package\.json .* no package\.json 'main' that exists"
+    ):
         load_plugin(tmp_path)
 
 
@@ -248,8 +261,9 @@ def test_a_folder_is_named_by_its_package(tmp_path: Path) -> None:
 def test_several_pi_extensions_in_one_folder_are_each_checked(pytester: pytest.Pytester) -> None:
     folder = pytester.path / "bundle"
     (folder / "extensions").mkdir(parents=True)
-    (folder / "package.json").write_text(json.dumps({"name": "bundle", "pi": {"extensions": ["./extensions/a.mjs",
-                                                                                          "./extensions/b.mjs"]}}))
+    (folder / "package.json").write_text(
+        json.dumps({"name": "bundle", "pi": {"extensions": ["./extensions/a.mjs", "./extensions/b.mjs"]}})
+    )
     for name in ("a", "b"):
         (folder / "extensions" / f"{name}.mjs").write_text("export function register(ctx) {}\n")
     result = pytester.runpytest("--toolconformance-plugin=bundle", "--co", "-q", "-p", "no:cacheprovider")

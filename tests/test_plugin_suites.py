@@ -202,14 +202,16 @@ def test_failure_prints_a_minimal_reproduction(pytester: pytest.Pytester, node_r
     # The finding alone: no kit frames, no Hypothesis example dump; a rerun line with the seed instead.
     assert failure.message.startswith("[SCHEMA-4] tool Double of plugin broken_schema_4: expected ")
     assert "Falsifying example" not in failure.message and "Failing test case" not in failure.message
-    assert "Traceback" not in failure.message and "subject.py" not in failure.message and "under_test.py" not in failure.message
+    assert "Traceback" not in failure.message
+    assert "subject.py" not in failure.message and "under_test.py" not in failure.message
     assert failure.message.rstrip().endswith('--toolconformance-seed=1 -k "SCHEMA-4 and Double"'), failure.message
     # --tb=long keeps everything, Hypothesis' minimal example included: here one of the calls tried
     # first, each parameter wrong-typed ("Falsifying explicit example"; a generated one reads
     # "Falsifying example" up to 6.16x, "Failing test case" since).
     (long,) = run_suites(pytester, JS / "broken_schema_4", extra=("--tb=long",)).failed()
-    assert any(words in long.message for words in ("Falsifying explicit example", "Falsifying example",
-                                                     "Failing test case")), long.message
+    assert any(
+        words in long.message for words in ("Falsifying explicit example", "Falsifying example", "Failing test case")
+    ), long.message
 
 
 def test_name_finding_says_exactly_what_to_rename(pytester: pytest.Pytester, node_ready: str) -> None:
@@ -223,16 +225,19 @@ def test_name_finding_says_exactly_what_to_rename(pytester: pytest.Pytester, nod
 
 ADVISORY = [
     pytest.param("SCHEMA-2", JS / "advisory_schema_2", "`payload` has no type", id="SCHEMA-2-other-kinds"),
-    pytest.param("GRANT-2", JS / "advisory_grant_2", "refuses callers that are not the instance owner",
-                 id="GRANT-2-owner-check"),
-    pytest.param("NAME-6", JS / "conforming", "accepted an unknown parameter beside correct ones",
-                 id="NAME-6-accepted-extra"),
+    pytest.param(
+        "GRANT-2", JS / "advisory_grant_2", "refuses callers that are not the instance owner", id="GRANT-2-owner-check"
+    ),
+    pytest.param(
+        "NAME-6", JS / "conforming", "accepted an unknown parameter beside correct ones", id="NAME-6-accepted-extra"
+    ),
 ]
 
 
 @pytest.mark.parametrize(("rule", "path", "text"), ADVISORY)
-def test_advisory_is_shown_not_failed(pytester: pytest.Pytester, node_ready: str, rule: str, path: Path,
-                                      text: str) -> None:
+def test_advisory_is_shown_not_failed(
+    pytester: pytest.Pytester, node_ready: str, rule: str, path: Path, text: str
+) -> None:
     run = run_suites(pytester, path)
     assert not run.failed(), run.describe()
     advisories = run.advisories()
@@ -249,14 +254,18 @@ def test_advisories_survive_warnings_as_errors(pytester: pytest.Pytester, node_r
 
 
 @pytest.mark.parametrize("family", ["xunit1", "xunit2", "legacy"])
-def test_junitxml_under_warnings_as_errors_leaves_a_correct_plugin_green(pytester: pytest.Pytester, node_ready: str,
-                                                                         family: str) -> None:
+def test_junitxml_under_warnings_as_errors_leaves_a_correct_plugin_green(
+    pytester: pytest.Pytester, node_ready: str, family: str
+) -> None:
     """Issue 24, item 2: docs/ci.md's recipe (--junitxml) with filterwarnings = error, under every junit
     family: the kit itself triggers no warning (COST-2 recorded its bytes through record_property,
     which warns under xunit2, pytest's default)."""
     report = pytester.path / f"junit-{family}.xml"
-    run = run_suites(pytester, JS / "conforming", extra=("-W", "error", "-p", "no:benchmark", f"--junitxml={report}",
-                                                         "-o", f"junit_family={family}"))
+    run = run_suites(
+        pytester,
+        JS / "conforming",
+        extra=("-W", "error", "-p", "no:benchmark", f"--junitxml={report}", "-o", f"junit_family={family}"),
+    )
     assert run.outcomes and not run.failed(), run.describe()
     assert not [o for o in run.outcomes if o.outcome == "errored"], [o.nodeid for o in run.outcomes]
     cost = [o for o in run.outcomes if "COST-2" in o.rules]
@@ -265,19 +274,25 @@ def test_junitxml_under_warnings_as_errors_leaves_a_correct_plugin_green(pyteste
 
 
 def test_terminal_summary_lists_plugins_bytes_and_advisories(pytester: pytest.Pytester, node_ready: str) -> None:
-    result = pytester.runpytest(*BASE_ARGS, f"--toolconformance-timeout={FAULT_TIMEOUT}",
-                                f"--toolconformance-plugin={JS / 'advisory_grant_2'}",
-                                f"--toolconformance-plugin={JS / 'hang_register'}", str(PLUGIN_SUITES_DIR))
-    result.stdout.fnmatch_lines([
-        "*toolconformance: plugins under test*",
-        "advisory_grant_2 (*): node plugin, 1 tool(s) installed",
-        "hang_register (*): NOT LOADED: *did not finish within*",
-        "*toolconformance: advertised bytes per tool (COST-2)*",
-        "plugin *tool *bytes",
-        "advisory_grant_2 *ResetCounters *",
-        "*toolconformance: plugin advisories (not failures)*",
-        "[[]GRANT-2[]] advisory_grant_2/ResetCounters: refuses callers*",
-    ])
+    result = pytester.runpytest(
+        *BASE_ARGS,
+        f"--toolconformance-timeout={FAULT_TIMEOUT}",
+        f"--toolconformance-plugin={JS / 'advisory_grant_2'}",
+        f"--toolconformance-plugin={JS / 'hang_register'}",
+        str(PLUGIN_SUITES_DIR),
+    )
+    result.stdout.fnmatch_lines(
+        [
+            "*toolconformance: plugins under test*",
+            "advisory_grant_2 (*): node plugin, 1 tool(s) installed",
+            "hang_register (*): NOT LOADED: *did not finish within*",
+            "*toolconformance: advertised bytes per tool (COST-2)*",
+            "plugin *tool *bytes",
+            "advisory_grant_2 *ResetCounters *",
+            "*toolconformance: plugin advisories (not failures)*",
+            "[[]GRANT-2[]] advisory_grant_2/ResetCounters: refuses callers*",
+        ]
+    )
     result.stdout.fnmatch_lines(["*ToolConformanceAdvisory: [[]GRANT-2[]]*"])  # the warnings summary too
 
 
@@ -304,8 +319,14 @@ def test_tool_budget_turns_an_overrun_into_a_failure(pytester: pytest.Pytester, 
 
 def test_faulty_plugins_are_reported_and_the_run_goes_on(pytester: pytest.Pytester, node_ready: str) -> None:
     faulty = [
-        JS / "hang_register", JS / "throws_on_load", JS / "not_a_plugin", JS / "exits", JS / "hang_call",
-        PY / "not_a_plugin.py", PY / "hangs_in_call.py", PY / "hangs_in_register.py",
+        JS / "hang_register",
+        JS / "throws_on_load",
+        JS / "not_a_plugin",
+        JS / "exits",
+        JS / "hang_call",
+        PY / "not_a_plugin.py",
+        PY / "hangs_in_call.py",
+        PY / "hangs_in_register.py",
     ]
     run = run_suites(pytester, JS / "conforming", *faulty, extra=(f"--toolconformance-timeout={FAULT_TIMEOUT}",))
     # A hung load costs its bound and a retry at three times it; a hung tool the same, then one more
@@ -343,15 +364,20 @@ def test_faulty_plugins_are_reported_and_the_run_goes_on(pytester: pytest.Pytest
         assert errored and not [o for o in outcomes if o.outcome == "failed"], [(o.nodeid, o.outcome) for o in outcomes]
         first = errored[0].message
         assert first.startswith("[") and "phase call" in first and "when called with {}" in first, first
-        assert f"within {FAULT_TIMEOUT} s when called with {{}} (through the host), nor within {3 * FAULT_TIMEOUT} s when " \
-            "called again" in first, first
+        assert (
+            f"within {FAULT_TIMEOUT} s when called with {{}} (through the host), nor within {3 * FAULT_TIMEOUT} s when "
+            "called again" in first
+        ), first
         assert "rerun: pytest" in first and "During handling" not in first, first
-        assert any("is unusable: it hung on two different calls" in o.message for o in outcomes
-                   if o.outcome == "skipped"), [(o.nodeid, o.outcome, o.message[:120]) for o in outcomes]
+        assert any(
+            "is unusable: it hung on two different calls" in o.message for o in outcomes if o.outcome == "skipped"
+        ), [(o.nodeid, o.outcome, o.message[:120]) for o in outcomes]
     # A crash is the plugin's failure, once; the checks after it are skipped with a pointer to it.
     outcomes = outcomes_of("exits", "Exit")
     failed = [o for o in outcomes if o.outcome == "failed"]
-    assert len(failed) == 1 and "exited with code 3" in failed[0].message, [(o.nodeid, o.message[-300:]) for o in failed]
+    assert len(failed) == 1 and "exited with code 3" in failed[0].message, [
+        (o.nodeid, o.message[-300:]) for o in failed
+    ]
     # The healthy tools of the same plugins went on working after the restart.
     for plugin, tool in (("hang_call", "Quick"), ("hangs_in_call", "Quick"), ("exits", "Alive")):
         assert any(o.outcome == "passed" and "REG-3" in o.rules for o in outcomes_of(plugin, tool)), (plugin, tool)
@@ -378,22 +404,29 @@ export default function (pi) {
 """
 
 
-def test_the_kits_own_set_up_is_not_the_plugins_time(pytester: pytest.Pytester, node_ready: str, tmp_path: Path) -> None:
+def test_the_kits_own_set_up_is_not_the_plugins_time(
+    pytester: pytest.Pytester, node_ready: str, tmp_path: Path
+) -> None:
     """Issue 20, item 1: pi's runtime, which the kit builds each call's context from, takes longer to
     import than a plugin step's bound (as a real pi does on a busy machine); the extension is correct
     and is judged so: the import happens in the kit's own phase, before the plugin's clock starts."""
     folder = tmp_path / "slow_pi_runtime"
     pi = folder / "node_modules" / "@earendil-works" / "pi-coding-agent"
     pi.mkdir(parents=True)
-    (pi / "package.json").write_text('{"name": "@earendil-works/pi-coding-agent", "version": "1.6.0", "main": "index.js"}')
+    (pi / "package.json").write_text(
+        '{"name": "@earendil-works/pi-coding-agent", "version": "1.6.0", "main": "index.js"}'
+    )
     (pi / "index.js").write_text(
-        f"const end = Date.now() + {int(SLOW_PI_SECONDS * 1000)}; while (Date.now() < end) {{}}\nmodule.exports = {{}};\n")
+        f"const end = Date.now() + {int(SLOW_PI_SECONDS * 1000)}; while (Date.now() < end) {{}}\nmodule.exports "
+        f"= {{}};\n"
+    )
     (folder / "node_modules" / "typebox").symlink_to(PLUGINS.parent / "node_modules" / "typebox")
     (folder / "index.mjs").write_text(SLOW_PI_EXTENSION)
     run = run_suites(pytester, folder / "index.mjs", extra=(f"--toolconformance-timeout={FAULT_TIMEOUT}",))
     assert run.passed(), run.describe()
     assert not run.failed() and not [o for o in run.outcomes if o.outcome == "errored"], [
-        (o.nodeid, o.outcome, o.message[:300]) for o in run.outcomes if o.outcome in ("failed", "errored")]
+        (o.nodeid, o.outcome, o.message[:300]) for o in run.outcomes if o.outcome in ("failed", "errored")
+    ]
 
 
 # Issue 20: one plugin per problem the kit had with real extensions, each judged right now.
@@ -411,8 +444,9 @@ VERDICTS = [
 
 
 @pytest.mark.parametrize(("path", "failed", "errored"), VERDICTS)
-def test_real_extension_problems_are_judged_right(pytester: pytest.Pytester, node_ready: str, path: Path,
-                                                  failed: set[str], errored: set[str]) -> None:
+def test_real_extension_problems_are_judged_right(
+    pytester: pytest.Pytester, node_ready: str, path: Path, failed: set[str], errored: set[str]
+) -> None:
     run = run_suites(pytester, path, extra=(f"--toolconformance-timeout={FAULT_TIMEOUT}",))
     assert run.failed_rules() == failed, run.describe()
     got = {rule for o in run.outcomes if o.outcome == "errored" for rule in o.rules}
@@ -430,8 +464,9 @@ def test_real_extension_problems_are_judged_right(pytester: pytest.Pytester, nod
 
 
 def test_no_plugin_collects_nothing(pytester: pytest.Pytester) -> None:
-    reprec = pytester.inline_run("--toolconformance", "-p", "no:cacheprovider", "--collect-only",
-                                 str(PLUGIN_SUITES_DIR))
+    reprec = pytester.inline_run(
+        "--toolconformance", "-p", "no:cacheprovider", "--collect-only", str(PLUGIN_SUITES_DIR)
+    )
     items = [i for r in reprec.getreports("pytest_collectreport") for i in r.result if isinstance(i, pytest.Item)]
     assert not items
     assert not [r for r in reprec.getreports("pytest_collectreport") if r.failed]
@@ -443,28 +478,40 @@ def test_no_plugin_collects_nothing(pytester: pytest.Pytester) -> None:
 
 def test_plugin_suites_join_the_host_suites_when_asked(pytester: pytest.Pytester) -> None:
     def collected(*extra: str) -> list[str]:
-        reprec = pytester.inline_run("--toolconformance", "-p", "no:cacheprovider", "--collect-only", "-q",
-                                     f"--toolconformance-plugin={PY / 'conforming.py'}", *extra)
-        return [i.nodeid for r in reprec.getreports("pytest_collectreport") for i in r.result
-                if isinstance(i, pytest.Item)]
+        reprec = pytester.inline_run(
+            "--toolconformance",
+            "-p",
+            "no:cacheprovider",
+            "--collect-only",
+            "-q",
+            f"--toolconformance-plugin={PY / 'conforming.py'}",
+            *extra,
+        )
+        return [
+            i.nodeid for r in reprec.getreports("pytest_collectreport") for i in r.result if isinstance(i, pytest.Item)
+        ]
 
     ids = collected("--toolconformance-suites=all")
     assert any(i.endswith("suite_plugin_names.py::test_file_target_name[NAME-1-conforming-MyTool]") for i in ids)
-    assert any(i.startswith("suite_scenarios.py::") for i in ids), "--toolconformance-suites=all runs the host suites too"
+    assert any(i.startswith("suite_scenarios.py::") for i in ids), (
+        "--toolconformance-suites=all runs the host suites too"
+    )
     ids = collected()
     assert ids and not any(i.startswith("suite_scenarios.py::") for i in ids), "a plugin alone runs plugin checks only"
 
 
 def test_rule_selection_with_k(pytester: pytest.Pytester) -> None:
-    reprec = pytester.inline_run(*BASE_ARGS, f"--toolconformance-plugin={PY / 'broken_name_1.py'}", "-k", "NAME-1",
-                                 str(PLUGIN_SUITES_DIR))
+    reprec = pytester.inline_run(
+        *BASE_ARGS, f"--toolconformance-plugin={PY / 'broken_name_1.py'}", "-k", "NAME-1", str(PLUGIN_SUITES_DIR)
+    )
     passed, skipped, failed = reprec.listoutcomes()
     assert [r.nodeid.split("::")[-1] for r in failed] == ["test_file_target_name[NAME-1-broken_name_1-ReadNote]"]
     assert not passed
 
 
-def test_plugin_path_from_ini_is_relative_to_the_ini_file(pytester: pytest.Pytester,
-                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+def test_plugin_path_from_ini_is_relative_to_the_ini_file(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
     target = pytester.path / "myplugin"
     target.mkdir()
     (target / "plugin.py").write_text((PY / "conforming.py").read_text("utf-8"), "utf-8")
@@ -472,7 +519,15 @@ def test_plugin_path_from_ini_is_relative_to_the_ini_file(pytester: pytest.Pytes
     sub = pytester.path / "sub"
     sub.mkdir()
     monkeypatch.chdir(sub)
-    reprec = pytester.inline_run("-c", str(ini), "-p", "no:cacheprovider", "--toolconformance-max-examples=3",
-                                 str(PLUGIN_SUITES_DIR), "-k", "REG-1")
+    reprec = pytester.inline_run(
+        "-c",
+        str(ini),
+        "-p",
+        "no:cacheprovider",
+        "--toolconformance-max-examples=3",
+        str(PLUGIN_SUITES_DIR),
+        "-k",
+        "REG-1",
+    )
     passed, _skipped, failed = reprec.listoutcomes()
     assert not failed and [r.nodeid.split("::")[-1] for r in passed] == ["test_plugin_loads[REG-1-myplugin]"]

@@ -130,7 +130,8 @@ def test_close_in_a_sandbox_ends_everything_in_its_namespace(started: list[_proc
 
     def running() -> bool:
         return any(marker.encode() in Path(f"/proc/{e}/cmdline").read_bytes()
-                   for e in os.listdir("/proc") if e.isdigit() and pid_alive(int(e)) and os.path.exists(f"/proc/{e}/cmdline"))
+                   for e in os.listdir("/proc")
+                   if e.isdigit() and pid_alive(int(e)) and os.path.exists(f"/proc/{e}/cmdline"))
 
     deadline = soon()
     while not running() and time.monotonic() < deadline:
@@ -190,12 +191,14 @@ def test_a_sandbox_writes_only_its_workspace_and_gets_a_scrubbed_environment(
     monkeypatch.setenv("TC_SECRET", "hunter2")
     monkeypatch.setenv("TC_WANTED", "yes")
     monkeypatch.setenv(_proc.PASS_ENV_ENV, "TC_WANTED")
-    code = ("import os, json\n"
-            "def attempt(path):\n"
-            "    try:\n        open(path, 'w').write('x'); return 'wrote'\n"
-            "    except OSError as e:\n        return e.strerror\n"
-            f"print(json.dumps([attempt({str(workspace / 'in.txt')!r}), attempt({str(outside / 'out.txt')!r}),"
-            " os.environ.get('TC_SECRET'), os.environ.get('TC_WANTED'), os.environ['HOME']]), flush=True)\n")
+    code = (
+        "import os, json\n"
+        "def attempt(path):\n"
+        "    try:\n        open(path, 'w').write('x'); return 'wrote'\n"
+        "    except OSError as e:\n        return e.strerror\n"
+        f"print(json.dumps([attempt({str(workspace / 'in.txt')!r}), attempt({str(outside / 'out.txt')!r}),"
+        " os.environ.get('TC_SECRET'), os.environ.get('TC_WANTED'), os.environ['HOME']]), flush=True)\n"
+    )
     sandbox = _proc.Sandbox([str(workspace)], home=str(workspace), tmp=str(workspace))
     process = python(started, code, sandbox=sandbox)
     line = process.read_line(soon()).decode()

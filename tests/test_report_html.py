@@ -44,7 +44,9 @@ def chromium() -> str:
 
 def kit_report(pytester: pytest.Pytester, *args: str) -> tuple[dict[str, Any], Path]:
     path = pytester.path / "conformance.json"
-    result = pytester.runpytest("--toolconformance", f"--toolconformance-report={path}", "-p", "no:cacheprovider", *args)
+    result = pytester.runpytest(
+        "--toolconformance", f"--toolconformance-report={path}", "-p", "no:cacheprovider", *args
+    )
     assert path.is_file(), result.stdout.str()[-3000:]
     return json.loads(path.read_text("utf-8")), path.with_suffix(".html")
 
@@ -97,8 +99,8 @@ def png_rows(path: Path) -> tuple[int, list[bytes]]:
     assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
     pos, idat, header = 8, b"", b""
     while pos < len(data):
-        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
-        chunk = data[pos + 8:pos + 8 + length]
+        length, kind = struct.unpack(">I4s", data[pos : pos + 8])
+        chunk = data[pos + 8 : pos + 8 + length]
         header = chunk if kind == b"IHDR" else header
         idat += chunk if kind == b"IDAT" else b""
         pos += 12 + length
@@ -110,7 +112,7 @@ def png_rows(path: Path) -> tuple[int, list[bytes]]:
     prev = bytes(stride)
     for y in range(height):
         start = y * (stride + 1)
-        prev = _unfilter(raw[start], raw[start + 1:start + 1 + stride], prev, bpp)
+        prev = _unfilter(raw[start], raw[start + 1 : start + 1 + stride], prev, bpp)
         rows.append(prev)
     return bpp, rows
 
@@ -119,8 +121,12 @@ def pixels_near(path: Path, colour: tuple[int, int, int], distance: int = 24) ->
     """Pixels within a small distance of ``colour``."""
     bpp, rows = png_rows(path)
     near = [range(max(0, v - distance), min(255, v + distance) + 1) for v in colour]
-    return sum(1 for row in rows for x in range(0, len(row), bpp)
-               if row[x] in near[0] and row[x + 1] in near[1] and row[x + 2] in near[2])
+    return sum(
+        1
+        for row in rows
+        for x in range(0, len(row), bpp)
+        if row[x] in near[0] and row[x + 1] in near[1] and row[x + 2] in near[2]
+    )
 
 
 def red_pixels(path: Path) -> int:
@@ -138,10 +144,16 @@ BROKEN_SCHEMA_4 = REPO / "tests" / "plugins" / "js" / "broken_schema_4"
 
 
 def test_failing_plugin_page_filters_by_status_and_shows_each_tool(
-        pytester: pytest.Pytester, chromium: str, node_ready: str, tmp_path: Path) -> None:
+    pytester: pytest.Pytester, chromium: str, node_ready: str, tmp_path: Path
+) -> None:
     path = pytester.path / "conformance.json"
-    pytester.runpytest(f"--toolconformance-plugin={BROKEN_SCHEMA_4}", f"--toolconformance-report={path}",
-                       "--toolconformance-max-examples=5", "-p", "no:cacheprovider")
+    pytester.runpytest(
+        f"--toolconformance-plugin={BROKEN_SCHEMA_4}",
+        f"--toolconformance-report={path}",
+        "--toolconformance-max-examples=5",
+        "-p",
+        "no:cacheprovider",
+    )
     report = json.loads(path.read_text("utf-8"))
     assert [r["id"] for r in report["rules"] if r["status"] == "failed"] == ["SCHEMA-4"]
     assert report["host"]["checked"] is False and report["ok"] is False
@@ -161,11 +173,12 @@ def test_failing_plugin_page_filters_by_status_and_shows_each_tool(
     assert red_pixels(by_tool) < red_pixels(everything), "the rule sections still show in the per-tool view"
     dom = render(chromium, page, tmp_path / "profile")
     assert re.search(r'<tr class="row status-failed"><td>Double</td><td><a href="#schema-4">SCHEMA-4</a>', dom)
-    assert "--toolconformance-seed=" in dom and 'SCHEMA-4 and Double' in dom, "the rerun line is not on the page"
+    assert "--toolconformance-seed=" in dom and "SCHEMA-4 and Double" in dom, "the rerun line is not on the page"
 
 
-def test_mutant_page_shows_its_rule_red(pytester: pytest.Pytester, chromium: str, tmp_path: Path,
-                                        monkeypatch: pytest.MonkeyPatch) -> None:
+def test_mutant_page_shows_its_rule_red(
+    pytester: pytest.Pytester, chromium: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("PYTHONPATH", str(REPO))
     report, page = kit_report(pytester, f"--toolconformance-host={CAP1_MUTANT}", "-k", "CAP-1")
     assert [r["id"] for r in report["rules"] if r["status"] == "failed"] == ["CAP-1"]
@@ -194,26 +207,53 @@ def test_mutant_page_shows_its_rule_red(pytester: pytest.Pytester, chromium: str
 
 # -- the page without a browser --------------------------------------------------------------------
 
+
 def _report(status: str = "failed", message: str = "[CAP-1] expected <b>", **extra: Any) -> dict[str, Any]:
-    rule = {"id": "CAP-1", "family": "CAP", "binds": "host", "statement": "Descriptions are capped <i>.",
-            "reading": None, "seed": "¶1", "fix": "Cap them.", "status": status,
-            "tests": [{"nodeid": "suite_x.py::test_a", "outcome": status}], "decided_by": ["suite_x.py::test_a"],
-            "messages": [message], **extra}
-    return {"format": "pytest-toolconformance/report/1", "kit": {"name": "pytest-toolconformance", "version": "0"},
-            "host": {"spec": "m:f", "name": "h<script>", "version": "1", "capabilities": ["calls"]}, "plugins": [],
-            "run": {"seed": 7, "seed_sentence": "seed 7 (given)"}, "ok": status != "failed",
-            "why": ["1 rule(s) failed, 0 errored"] if status == "failed" else [],
-            "summary": {"rules": 1, "tests": 1, "passed": 0, "failed": int(status == "failed"), "errored": 0,
-                        "deviation": int(status == "deviation"), "blocked": 0, "skipped": 0, "not-applicable": 0,
-                        "not-run": 0},
-            "rules": [rule], "out_of_scope": [{"id": "REG-1", "reason": "a plugin rule"}], "unknown_rules": [],
-            "deviations": {"file": None, "entries": [], "stale": [], "unused": []}}
+    rule = {
+        "id": "CAP-1",
+        "family": "CAP",
+        "binds": "host",
+        "statement": "Descriptions are capped <i>.",
+        "reading": None,
+        "seed": "¶1",
+        "fix": "Cap them.",
+        "status": status,
+        "tests": [{"nodeid": "suite_x.py::test_a", "outcome": status}],
+        "decided_by": ["suite_x.py::test_a"],
+        "messages": [message],
+        **extra,
+    }
+    return {
+        "format": "pytest-toolconformance/report/1",
+        "kit": {"name": "pytest-toolconformance", "version": "0"},
+        "host": {"spec": "m:f", "name": "h<script>", "version": "1", "capabilities": ["calls"]},
+        "plugins": [],
+        "run": {"seed": 7, "seed_sentence": "seed 7 (given)"},
+        "ok": status != "failed",
+        "why": ["1 rule(s) failed, 0 errored"] if status == "failed" else [],
+        "summary": {
+            "rules": 1,
+            "tests": 1,
+            "passed": 0,
+            "failed": int(status == "failed"),
+            "errored": 0,
+            "deviation": int(status == "deviation"),
+            "blocked": 0,
+            "skipped": 0,
+            "not-applicable": 0,
+            "not-run": 0,
+        },
+        "rules": [rule],
+        "out_of_scope": [{"id": "REG-1", "reason": "a plugin rule"}],
+        "unknown_rules": [],
+        "deviations": {"file": None, "entries": [], "stale": [], "unused": []},
+    }
 
 
 def test_page_is_self_contained_and_escaped() -> None:
     html = render_html(_report())
     assert "<script" not in html.lower() and "<link" not in html.lower() and "@import" not in html
-    assert not re.search(r'\s(src|srcset)=', html) and "url(" not in html
+    assert not re.search(r"\s(src|srcset)=", html) and "url(" not in html
     assert not re.search(r'href="(https?:)?//', html), "the page must not load or point at external assets"
     assert "[CAP-1] expected &lt;b&gt;" in html and "h&lt;script&gt;" in html
     assert 'id="cap-1"' in html and 'href="#cap-1"' in html and "rules.md" not in html

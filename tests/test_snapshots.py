@@ -58,7 +58,9 @@ def projection(composed: dict[str, Any]) -> dict[str, Any]:
     return {"payload": composed["payload"], "diagnostics": composed["diagnostics"]}
 
 
-def test_build_turn_with_internal_external_and_scoped_tools(client: HostClient, json_snapshot: SnapshotAssertion) -> None:
+def test_build_turn_with_internal_external_and_scoped_tools(
+    client: HostClient, json_snapshot: SnapshotAssertion
+) -> None:
     client.install_ok(NOTES)
     client.install_ok(BRIDGE)
     composed = client.open(identity={"userId": "u1"}, platform="web").compose()

@@ -238,18 +238,34 @@ def test_catalogs_mix_every_kind_of_tool() -> None:
     def check(catalog: tcs.Catalog) -> None:
         for tool in catalog.tools:
             seen.add("external" if tool.external else "internal")
-            seen.update(k for k, v in (("deferred", tool.deferred), ("scoped", tool.scoped),
-                                       ("read-only", tool.read_only), ("mcp-named internal",
-                                                                       not tool.external and tool.name.startswith("mcp__")),
-                                       ("unscoped", not tool.scoped)) if v)
+            seen.update(
+                k
+                for k, v in (
+                    ("deferred", tool.deferred),
+                    ("scoped", tool.scoped),
+                    ("read-only", tool.read_only),
+                    ("mcp-named internal", not tool.external and tool.name.startswith("mcp__")),
+                    ("unscoped", not tool.scoped),
+                )
+                if v
+            )
         if catalog.foreign_declarations:
             seen.add("foreign declaration")
         if len(catalog.plugins) > 1:
             seen.add("several plugins")
 
     check()
-    assert seen >= {"external", "internal", "deferred", "scoped", "unscoped", "read-only", "mcp-named internal",
-                    "foreign declaration", "several plugins"}
+    assert seen >= {
+        "external",
+        "internal",
+        "deferred",
+        "scoped",
+        "unscoped",
+        "read-only",
+        "mcp-named internal",
+        "foreign declaration",
+        "several plugins",
+    }
 
 
 @pytest.mark.parametrize("external", [True, False])

@@ -206,7 +206,8 @@ def test_close_stops_the_host_politely(reference: WireHostAdapter) -> None:
 
 
 # -- robustness ------------------------------------------------------------------------------------------
-def test_a_host_that_dies_between_requests_is_restarted_with_its_state(reference: WireHostAdapter, tmp_path: Path) -> None:
+def test_a_host_that_dies_between_requests_is_restarted_with_its_state(
+        reference: WireHostAdapter, tmp_path: Path) -> None:
     reference.reset()
     assert reference.install_plugin(ECHO_PLUGIN)["accepted"] == ["Echo"]
     reference.set_policy("u1", {"projectIds": ["p1", "p2"]})
@@ -223,7 +224,10 @@ def test_a_host_that_dies_between_requests_is_restarted_with_its_state(reference
 
 def test_session_ids_are_mapped_when_a_restarted_host_numbers_them_differently(tmp_path: Path) -> None:
     hello = {"name": "random-ids", "version": "1", "protocol": 1, "capabilities": ["composition"]}
-    command = script_host(tmp_path, hello, """
+    command = script_host(
+        tmp_path,
+        hello,
+        """
         if method == "open_session":
             sid = uuid.uuid4().hex
             sessions[sid] = params["spec"]["identity"]["userId"]
@@ -231,8 +235,10 @@ def test_session_ids_are_mapped_when_a_restarted_host_numbers_them_differently(t
         elif method == "compose":
             out = {"seq": seq, "error": {"kind": "unknown-session", "message": params["session"]}}
             if params["session"] in sessions:
-                out = {"seq": seq, "result": {"catalog": [], "tools": [], "payload": {"user": sessions[params["session"]]}}}
-    """)
+                payload = {"user": sessions[params["session"]]}
+                out = {"seq": seq, "result": {"catalog": [], "tools": [], "payload": payload}}
+    """,
+    )
     adapter = WireHostAdapter(command, timeout=5)
     try:
         adapter.reset()
@@ -321,10 +327,13 @@ def test_a_bad_answer_on_a_stream_in_step_keeps_the_process() -> None:
         adapter.close()
 
 
-@pytest.mark.parametrize(("answer", "fault", "says"), [
-    ({"name": "future", "version": "9", "protocol": 2, "capabilities": []}, "version", "answered protocol 2"),
-    ({"name": "vague", "version": "1", "protocol": 1}, "schema", "'capabilities' is a required property"),
-])
+@pytest.mark.parametrize(
+    ("answer", "fault", "says"),
+    [
+        ({"name": "future", "version": "9", "protocol": 2, "capabilities": []}, "version", "answered protocol 2"),
+        ({"name": "vague", "version": "1", "protocol": 1}, "schema", "'capabilities' is a required property"),
+    ],
+)
 def test_a_bad_hello_is_reported(tmp_path: Path, answer: dict[str, Any], fault: str, says: str) -> None:
     adapter = WireHostAdapter(script_host(tmp_path, answer), timeout=5, max_restarts=0)
     try:
@@ -338,16 +347,25 @@ def test_a_bad_hello_is_reported(tmp_path: Path, answer: dict[str, Any], fault: 
 
 def test_internal_errors_are_protocol_faults_and_contract_errors_are_answers(tmp_path: Path) -> None:
     hello = {"name": "grumpy", "version": "1", "protocol": 1, "capabilities": ["composition"]}
-    adapter = WireHostAdapter(script_host(tmp_path, hello, """
+    adapter = WireHostAdapter(
+        script_host(
+            tmp_path,
+            hello,
+            """
         if method == "open_session":
             out = {"seq": seq, "error": {"kind": "spec", "message": "no", "rule": "PLANFILE-1"}}
         elif method == "compose":
             out = {"seq": seq, "error": {"kind": "internal", "message": "KeyError: 'tools'"}}
-    """), timeout=5)
+    """,
+        ),
+        timeout=5,
+    )
     try:
         adapter.reset()
         assert adapter.open_session({})["error"] == {"kind": "spec", "message": "no", "rule": "PLANFILE-1"}
-        with pytest.raises(WireProtocolError, match=r"failed internally \(request compose, seq 3\): internal: KeyError"):
+        with pytest.raises(
+            WireProtocolError, match=r"failed internally \(request compose, seq 3\): internal: KeyError"
+        ):
             adapter.compose("s1")
     finally:
         adapter.close()
@@ -355,7 +373,8 @@ def test_internal_errors_are_protocol_faults_and_contract_errors_are_answers(tmp
 
 # -- errored, not failed -----------------------------------------------------------------------------------
 def test_protocol_faults_are_errors_and_broken_rules_are_failures(pytester: pytest.Pytester) -> None:
-    pytester.makepyfile(test_outcomes="""
+    pytester.makepyfile(
+        test_outcomes="""
         import pytest
         from pytest_toolconformance.findings import Finding
         from pytest_toolconformance.host.wire.errors import WireProtocolError
@@ -369,14 +388,17 @@ def test_protocol_faults_are_errors_and_broken_rules_are_failures(pytester: pyte
 
         def test_broken_rule():
             raise Finding("CAP-1", "a cut description", "an uncut one")
-    """)
+    """
+    )
     result = pytester.runpytest("-p", "no:cacheprovider", "-rfE", "--junitxml=junit.xml")
     result.assert_outcomes(failed=1, errors=2)
-    result.stdout.fnmatch_lines([
-        "*ERROR at call of test_protocol_fault*",
-        "FAILED test_outcomes.py::test_broken_rule - *",
-        "ERROR test_outcomes.py::test_protocol_fault - *",
-    ])
+    result.stdout.fnmatch_lines(
+        [
+            "*ERROR at call of test_protocol_fault*",
+            "FAILED test_outcomes.py::test_broken_rule - *",
+            "ERROR test_outcomes.py::test_protocol_fault - *",
+        ]
+    )
     junit = (pytester.path / "junit.xml").read_text()
     assert 'name="toolconformance_errored" value="wire host' in junit
 

@@ -58,7 +58,9 @@ def _replay(root: Path) -> list[tuple[str, bytes]]:
                    "handler": [{"op": "echo"}]}],
     })
     adapter.set_policy("ann", {"projectIds": ["p1"], "pluginGrants": ["demo"]})
-    session = adapter.open_session({"identity": {"userId": "ann"}, "projectId": "p1", "sandboxRoot": str(root)})["session"]
+    session = adapter.open_session({"identity": {"userId": "ann"}, "projectId": "p1", "sandboxRoot": str(root)})[
+        "session"
+    ]
     adapter.open_session({"identity": {"userId": "ann"}, "mode": "sideways"})
     adapter.compose(session)
     adapter.call(session, "Echo", {"value": "hi"}, "c1")
@@ -79,12 +81,14 @@ def test_every_line_of_the_transcript_matches_its_schema() -> None:
         elif not line.endswith(CUT):
             message = json.loads(line)
             assert protocol.first_problem(methods[message["seq"]], "response", message) is None, line
-    assert set(methods.values()) == set(protocol.METHODS) - {"queue_call", "run_queued", "current_identity"}
+    assert set(methods.values()) == set(protocol.REQUESTS) - {"queue_call", "run_queued", "current_identity"}
 
 
 def test_the_transcript_is_what_kit_and_reference_host_say(tmp_path: Path) -> None:
     doc = _transcript()
-    real = [(side, line.decode("utf-8").rstrip("\n").replace(str(tmp_path), DOC_ROOT)) for side, line in _replay(tmp_path)]
+    real = [
+        (side, line.decode("utf-8").rstrip("\n").replace(str(tmp_path), DOC_ROOT)) for side, line in _replay(tmp_path)
+    ]
     assert [side for side, _ in real] == [side for side, _ in doc]
     for (side, documented), (_, said) in zip(doc, real, strict=True):
         if side == "kit":
@@ -98,7 +102,7 @@ def test_the_transcript_is_what_kit_and_reference_host_say(tmp_path: Path) -> No
 def test_the_method_table_says_which_capabilities_cover_each_method() -> None:
     text = DOC.read_text("utf-8")
     rows = re.findall(r"^\| `(\w+)` \|.*\| ([^|]+) \|$", text.split("### The requests", 1)[1].split("##", 1)[0], re.M)
-    assert {method for method, _ in rows} == set(protocol.METHODS)
+    assert {method for method, _ in rows} == set(protocol.REQUESTS)
     everything_but_registration = protocol.METHOD_CAPABILITIES["open_session"]
     for method, column in rows:
         named = frozenset(re.findall(r"`([\w-]+)`", column))

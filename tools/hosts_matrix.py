@@ -98,8 +98,11 @@ def render(reports: Sequence[Mapping[str, Any]], sources: Sequence[str]) -> str:
         counts = " / ".join(str(s.get(k, 0)) for k in ("passed", "deviation", "skipped", "failed", "errored"))
         run = report.get("run") or {}
         when = f"{run.get('started', '?')}, {run.get('duration_s', '?')} s, exit {run.get('exitstatus', '?')}"
-        lines.append(f"| {_escape(name)} | `{_escape(host.get('spec', ''))}` | {', '.join(host.get('capabilities') or []) or '(none)'}"
-                     f" | {counts} | {when} (`{_escape(Path(source).name)}`) |")
+        lines.append(
+            f"| {_escape(name)} | `{_escape(host.get('spec', ''))}` | "
+            f"{', '.join(host.get('capabilities') or []) or '(none)'}"
+            f" | {counts} | {when} (`{_escape(Path(source).name)}`) |"
+        )
     lines += [
         "",
         "A cell is the rule's verdict: **passed**; **deviation** with the reason the host's deviations file",
@@ -126,8 +129,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         try:
             reports.append(json.loads(Path(source).read_text("utf-8")))
         except (OSError, ValueError) as exc:
-            print(f"hosts_matrix: cannot read report {source}: {exc}; give the file --toolconformance-report wrote",
-                  file=sys.stderr)
+            print(
+                f"hosts_matrix: cannot read report {source}: {exc}; give the file --toolconformance-report wrote",
+                file=sys.stderr,
+            )
             return 2
     text = render(reports, args.reports)
     if args.output:

@@ -15,20 +15,25 @@ from typing import Any, Literal
 
 import pytest
 
-from pytest_toolconformance.findings import Finding, shorten
+from pytest_toolconformance.findings import Finding, bound_rule, shorten
 from pytest_toolconformance.host.contract import BY_NAME, JSON
 from pytest_toolconformance.host.errors import HostProtocolError, HostRefusal
 
 
-def check(condition: bool, rule: str, expected: str, actual: Any, scenario: Any = None) -> None:
-    """Raise a :class:`Finding` of the host unless ``condition``; ``scenario`` is its smallest reproduction."""
+def check(condition: bool, expected: str, actual: Any, scenario: Any = None, *, rule: str | None = None) -> None:
+    """Raise a :class:`Finding` of the host unless ``condition``; ``scenario`` is its smallest reproduction.
+
+    The finding's rule is the running test's (its ``toolconformance`` marker, bound once), or ``rule``
+    where one test checks several (a scenario's steps)."""
     if not condition:
-        raise Finding(rule, expected, actual, subject="host", reproduction=scenario)
+        raise Finding(rule or bound_rule(), expected, actual, subject="host", reproduction=scenario)
 
 
 def _answer(method: str, value: Any) -> Any:
     if not isinstance(value, Mapping):
-        raise HostProtocolError(f"host answered {method}() with {type(value).__name__}, not an object: {shorten(value, 800, verbatim=True)}")
+        raise HostProtocolError(
+            f"host answered {method}() with {type(value).__name__}, not an object: {shorten(value, 800, verbatim=True)}"
+        )
     return value
 
 
@@ -111,8 +116,10 @@ class HostClient:
         except Exception as exc:
             # docs/adapter-contract.md: an exception out of an adapter is a bug in the adapter, so the
             # check that met it is errored, not failed (a wire host's faults arrive as HostProtocolError).
-            raise HostProtocolError(f"the adapter's {method}() raised {type(exc).__name__}: {exc} (an exception out "
-                                    "of an adapter is the adapter's bug; answer a refusal with {\"error\": ...})") from exc
+            raise HostProtocolError(
+                f"the adapter's {method}() raised {type(exc).__name__}: {exc} (an exception out "
+                'of an adapter is the adapter\'s bug; answer a refusal with {"error": ...})'
+            ) from exc
         return self._raw(method, value) if refusal == "return" else self._ok(method, value)
 
     def _raw(self, method: str, value: Any) -> JSON:
@@ -121,8 +128,10 @@ class HostClient:
         if isinstance(error, Mapping) and error.get("kind") == "unsupported" and method in BY_NAME:
             declared = BY_NAME[method]
             if not declared.allowed(self.capabilities):
-                pytest.skip(f"host {self.info.get('name')!r} does not declare {declared.needs_text()} "
-                            f"(it answered {method} unsupported)")
+                pytest.skip(
+                    f"host {self.info.get('name')!r} does not declare {declared.needs_text()} "
+                    f"(it answered {method} unsupported)"
+                )
         return answer
 
     def _ok(self, method: str, value: Any) -> JSON:

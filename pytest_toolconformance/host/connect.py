@@ -56,12 +56,16 @@ def check_handshake(adapter: Any) -> None:
         if exc.method not in (None, "hello"):
             raise
         if exc.line is not None and exc.fault in ("not-json", "not-a-response", "wrong-seq"):
-            what = (f"Its first line on stdout was {quote(exc.line)}, where the kit expected the answer to its hello "
-                    'request (one JSON object with "seq": 0). stdout carries protocol lines only: write logs and '
-                    "banners to stderr (console.error in JS, print(..., file=sys.stderr) in Python)")
+            what = (
+                f"Its first line on stdout was {quote(exc.line)}, where the kit expected the answer to its hello "
+                'request (one JSON object with "seq": 0). stdout carries protocol lines only: write logs and '
+                "banners to stderr (console.error in JS, print(..., file=sys.stderr) in Python)"
+            )
         else:
             what = f"It {FAULTS.get(exc.fault, exc.fault)}: {exc.detail}"
-        stderr = "".join(f"\n    {line}" for line in exc.stderr.rstrip().splitlines()[-8:]) if exc.stderr.strip() else ""
+        stderr = (
+            "".join(f"\n    {line}" for line in exc.stderr.rstrip().splitlines()[-8:]) if exc.stderr.strip() else ""
+        )
         raise pytest.UsageError(
             f"--toolconformance-host=exec:{adapter.command}: the host did not complete the handshake, so nothing "
             f"could be checked. {what}. docs/wire-protocol.md shows the hello."
@@ -73,9 +77,12 @@ def load_host(spec: str, *, search_paths: Sequence[Path] = (), timeout: float = 
     """Build the adapter that ``spec`` names: ``module:factory`` or ``exec:COMMAND``."""
     spec = (spec or DEFAULT_HOST).strip()
     if spec.startswith("exec:"):
-        command = spec[len("exec:"):].strip()
+        command = spec[len("exec:") :].strip()
         if not command:
-            raise HostSpecError("--toolconformance-host=exec: needs a command, e.g. exec:python -m pytest_toolconformance.host.wire.reference_server")
+            raise HostSpecError(
+                "--toolconformance-host=exec: needs a command, e.g. exec:python -m "
+                "pytest_toolconformance.host.wire.reference_server"
+            )
         if WireHostAdapter is None:
             raise HostSpecError(
                 f"--toolconformance-host={spec!r}: this platform ({sys.platform}) cannot run a wire host: "
@@ -84,9 +91,7 @@ def load_host(spec: str, *, search_paths: Sequence[Path] = (), timeout: float = 
         return WireHostAdapter(command, timeout=timeout)
     module_name, sep, attr = spec.partition(":")
     if not sep or not module_name or not attr:
-        raise HostSpecError(
-            f"--toolconformance-host={spec!r} is not of the form module:factory or exec:COMMAND"
-        )
+        raise HostSpecError(f"--toolconformance-host={spec!r} is not of the form module:factory or exec:COMMAND")
     added = [str(p) for p in search_paths if str(p) not in sys.path]
     sys.path[:0] = added
     try:
@@ -112,7 +117,9 @@ def load_host(spec: str, *, search_paths: Sequence[Path] = (), timeout: float = 
     try:
         adapter = factory()
     except Exception as exc:  # noqa: BLE001
-        raise HostSpecError(f"--toolconformance-host={spec!r}: calling {attr}() failed: {type(exc).__name__}: {exc}") from None
+        raise HostSpecError(
+            f"--toolconformance-host={spec!r}: calling {attr}() failed: {type(exc).__name__}: {exc}"
+        ) from None
     missing = [m for m in ADAPTER_METHODS if not callable(getattr(adapter, m, None))]
     if missing:
         raise HostSpecError(

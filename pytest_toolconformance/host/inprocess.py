@@ -1,8 +1,8 @@
 """The reference host behind the adapter contract: the kit's default subject.
 
 The contract methods live in :class:`reference_host.facade.JsonHost`, which the wire server
-(``python -m pytest_toolconformance.host.wire.reference_server``) serves too; this adapter only declares the kit's capability
-names, so an in-process run and a run over the wire check the very same code.
+(``python -m pytest_toolconformance.host.wire.reference_server``) serves too; this adapter only
+declares the kit's capability names, so an in-process run and a run over the wire check the very same code.
 """
 
 from __future__ import annotations

@@ -147,9 +147,12 @@ def json_values(depth: int = 2) -> st.SearchStrategy[Any]:
 def _number_bounds(schema: Mapping[str, Any]) -> tuple[float | None, float | None]:
     low = schema.get("minimum")
     high = schema.get("maximum")
-    if isinstance(schema.get("exclusiveMinimum"), (int, float)) and not isinstance(schema.get("exclusiveMinimum"), bool):
+    exclusive_minimum = schema.get("exclusiveMinimum")
+    if isinstance(exclusive_minimum, (int, float)) and not isinstance(exclusive_minimum, bool):
         low = schema["exclusiveMinimum"] + 1
-    if isinstance(schema.get("exclusiveMaximum"), (int, float)) and not isinstance(schema.get("exclusiveMaximum"), bool):
+    if isinstance(schema.get("exclusiveMaximum"), (int, float)) and not isinstance(
+        schema.get("exclusiveMaximum"), bool
+    ):
         high = schema["exclusiveMaximum"] - 1
     return (low if isinstance(low, (int, float)) else None, high if isinstance(high, (int, float)) else None)
 
@@ -167,7 +170,9 @@ def value_for(schema: Any, *, name: str = "", depth: int = 0) -> st.SearchStrate
             return st.one_of([value_for(s, name=name, depth=depth + 1) for s in schema[key]])
     kind = schema.get("type")
     if isinstance(kind, list):
-        return st.one_of([value_for({**schema, "type": k}, name=name, depth=depth + 1) for k in kind if k in JSON_TYPES])
+        return st.one_of(
+            [value_for({**schema, "type": k}, name=name, depth=depth + 1) for k in kind if k in JSON_TYPES]
+        )
     if kind == "string":
         if isinstance(schema.get("pattern"), str):
             try:
@@ -206,7 +211,9 @@ def value_for(schema: Any, *, name: str = "", depth: int = 0) -> st.SearchStrate
     return json_values(1)
 
 
-def object_for(schema: Mapping[str, Any], *, depth: int = 0, all_optional: bool = False) -> st.SearchStrategy[dict[str, Any]]:
+def object_for(
+    schema: Mapping[str, Any], *, depth: int = 0, all_optional: bool = False
+) -> st.SearchStrategy[dict[str, Any]]:
     props = properties(schema)
     req = set(required(schema))
     fixed = {k: value_for(v, name=k, depth=depth) for k, v in props.items() if k in req or all_optional}
@@ -334,8 +341,11 @@ def forbids_extras(schema: Mapping[str, Any]) -> bool:
 def can_break(schema: Mapping[str, Any]) -> bool:
     """Whether some argument object breaks ``schema``: a parameter of a definite type to hand a
     wrong one, a required one to leave out, or extras it forbids."""
-    return (forbids_extras(schema) or bool(required(schema))
-            or any(not accepts_anything(p) for p in properties(schema).values()))
+    return (
+        forbids_extras(schema)
+        or bool(required(schema))
+        or any(not accepts_anything(p) for p in properties(schema).values())
+    )
 
 
 def classify(schema: Mapping[str, Any], args: Any) -> Breaking | None:
@@ -421,9 +431,9 @@ def _own_breaking(schema: Mapping[str, Any]) -> list[st.SearchStrategy[dict[str,
             return {**args, key: value}
 
         options.append(
-            st.sampled_from(sorted(props)).flatmap(
-                lambda key: st.tuples(base, st.just(key), _other_type_value(props[key]))
-            ).map(wrong)
+            st.sampled_from(sorted(props))
+            .flatmap(lambda key: st.tuples(base, st.just(key), _other_type_value(props[key])))
+            .map(wrong)
         )
     req = required(schema)
     if req:

@@ -49,7 +49,9 @@ class Calibration:
 
     def sentence(self, timeout: float) -> str:
         if self.factor <= 1.0:
-            return f"plugin step bound {self.bound(timeout):g} s (--toolconformance-timeout; this machine is not loaded)"
+            return (
+                f"plugin step bound {self.bound(timeout):g} s (--toolconformance-timeout; this machine is not loaded)"
+            )
         return (
             f"plugin step bound {self.bound(timeout):g} s: --toolconformance-timeout={timeout:g} x {self.factor:g} "
             f"for this machine's load (a fixed piece of work took {self.wall * 1000:.0f} ms for "

@@ -31,7 +31,8 @@ REFUSAL = re.compile(
     r"|no \w+ (is|are) (accepted|allowed|supported|expected)|cannot|can't|unable|refuse[sd]?|expected"
     r"|no such|does not exist|doesn't exist|failed|denied|forbidden"
     r"|no (active|current|open|running|matching|valid|selected) \w+|use \w+ first"
-    r"|please (provide|specify|give|pass|set|supply|enter|use|call)|provide (a|an|the|either|one|exactly|at least)\b)\b",
+    r"|please (provide|specify|give|pass|set|supply|enter|use|call)"
+    r"|provide (a|an|the|either|one|exactly|at least)\b)\b",
     re.IGNORECASE,
 )
 # A throw that names the environment, not the call: a missing program, a missing key or credential,
@@ -90,9 +91,11 @@ def js_renderings(value: Any) -> list[str]:
     return sorted(r for r in out if len(r) >= 3)
 
 
-def success_evidence(record: CallRecord, bad_values: Sequence[Any],
-                     references: list[CallRecord | None] | tuple[CallRecord | None, ...] | CallRecord | None = (),
-                     ) -> str | None:
+def success_evidence(
+    record: CallRecord,
+    bad_values: Sequence[Any],
+    references: list[CallRecord | None] | tuple[CallRecord | None, ...] | CallRecord | None = (),
+) -> str | None:
     """Evidence that a call the handler should have refused was taken as valid, or None.
 
     Reading: a handler that does not refuse breaking arguments is failed only on what a reader of
@@ -117,8 +120,13 @@ def success_evidence(record: CallRecord, bad_values: Sequence[Any],
     if not isinstance(references, (list, tuple)):
         references = [references]
     for reference in references:
-        if (reference is not None and reference.answered and reference.arguments != record.arguments
-                and not reference.reads_as_refusal and reference.comparable_text == record.comparable_text):
+        if (
+            reference is not None
+            and reference.answered
+            and reference.arguments != record.arguments
+            and not reference.reads_as_refusal
+            and reference.comparable_text == record.comparable_text
+        ):
             return f"it answered exactly as it answers {shorten(reference.arguments, 120)}"
     return None
 
@@ -185,14 +193,26 @@ class CallRecord:
             return self.host_text
         if self.error is not None:
             # A JS error already reads "RangeError: message"; a Python one gets its class name.
-            return str(self.error) if isinstance(self.error, PluginToolError) else f"{type(self.error).__name__}: {self.error}"
+            return (
+                str(self.error)
+                if isinstance(self.error, PluginToolError)
+                else f"{type(self.error).__name__}: {self.error}"
+            )
         return text_of(self.result)
 
     @property
     def blob(self) -> str:
         """Text and details together, for finding echoed identity or access."""
-        return self.text + "\n" + shorten(self.details if self.details is not None else
-                                        (self.result.get("details") if isinstance(self.result, Mapping) else None), 100000)
+        return (
+            self.text
+            + "\n"
+            + shorten(
+                self.details
+                if self.details is not None
+                else (self.result.get("details") if isinstance(self.result, Mapping) else None),
+                100000,
+            )
+        )
 
     @property
     def comparable_text(self) -> str:

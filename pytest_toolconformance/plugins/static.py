@@ -60,7 +60,9 @@ _FILE_HEAD = re.compile(
     r"|(absolute\s+|relative\s+|full\s+)?path\s+(to|of)\s+(the\s+|a\s+|an\s+)?(\w+\s+)?(file|image|script|notebook|document|pdf|note)\b"
     r"|(\w+\s+)?(image|script|notebook|document|pdf)\s+(file\s+)?(to|that|which|being)\b)"
 )
-_CONTENT_HEAD = re.compile(r"^(\w+\s+)?file\s+(contents?|text|data|body|size|type|mode|encoding|extension|pattern|glob)\b")
+_CONTENT_HEAD = re.compile(
+    r"^(\w+\s+)?file\s+(contents?|text|data|body|size|type|mode|encoding|extension|pattern|glob)\b"
+)
 _ROLE_NAME = re.compile(r"[a-z][a-z0-9]*(_[a-z0-9]+)*_path")
 
 
@@ -114,7 +116,11 @@ def parameter_role(name: str, schema: Any) -> str:
         pathy and name != FILE_PATH and (norm.startswith(("output", "dest", "save")) or _OUTPUT_HEAD.match(head))
     ):
         return "output"
-    if name == FILE_PATH or norm in FILE_ALIASES or (pathy and _FILE_HEAD.match(head) and not _CONTENT_HEAD.match(head)):
+    if (
+        name == FILE_PATH
+        or norm in FILE_ALIASES
+        or (pathy and _FILE_HEAD.match(head) and not _CONTENT_HEAD.match(head))
+    ):
         return "file"
     if name == "path":
         return "path"
@@ -152,58 +158,81 @@ def name_findings(tool: str, parameters: Any) -> list[NameFinding]:
             primary = FILE_PATH
         else:
             primary = next((n for n in file_like if roles[n] == "file"), file_like[0])
-            out.append(NameFinding(
-                "NAME-1", primary,
-                f"rename parameter `{primary}` of tool {tool} to `{FILE_PATH}` (NAME-1): a tool's primary "
-                "single-file target is named file_path, whether it is read, written, shared or executed",
-            ))
+            out.append(
+                NameFinding(
+                    "NAME-1",
+                    primary,
+                    f"rename parameter `{primary}` of tool {tool} to `{FILE_PATH}` (NAME-1): a tool's primary "
+                    "single-file target is named file_path, whether it is read, written, shared or executed",
+                )
+            )
         for name in file_like:
             if name == primary:
                 continue
             if _norm(name) in FILE_ALIASES:
-                out.append(NameFinding(
-                    "NAME-5", name,
-                    f"remove parameter `{name}` of tool {tool} (NAME-5): it is an alias of `{primary}`; one role "
-                    f"has one name, so keep only `{FILE_PATH}` and refuse the old name",
-                ))
+                out.append(
+                    NameFinding(
+                        "NAME-5",
+                        name,
+                        f"remove parameter `{name}` of tool {tool} (NAME-5): it is an alias of `{primary}`; one role "
+                        f"has one name, so keep only `{FILE_PATH}` and refuse the old name",
+                    )
+                )
             elif not _ROLE_NAME.fullmatch(name) or name == FILE_PATH:
                 target = _role_name_for(name, roles[name])
-                out.append(NameFinding(
-                    "NAME-3", name,
-                    f"rename parameter `{name}` of tool {tool} to `{target}` (NAME-3): a second file with its own "
-                    f"role gets its own role name (EditImage: `file_path` in, `output_path` out)",
-                ))
+                out.append(
+                    NameFinding(
+                        "NAME-3",
+                        name,
+                        f"rename parameter `{name}` of tool {tool} to `{target}` (NAME-3): a second file with its own "
+                        f"role gets its own role name (EditImage: `file_path` in, `output_path` out)",
+                    )
+                )
     scopes = [n for n, r in roles.items() if r == "scope"]
     has_path = "path" in roles and roles["path"] in ("scope", "path")
     for name in scopes:
         if name == "path":
             continue
         if has_path:
-            out.append(NameFinding(
-                "NAME-5", name,
-                f"remove parameter `{name}` of tool {tool} (NAME-5): it is an alias of `path`; one role has one name",
-            ))
+            out.append(
+                NameFinding(
+                    "NAME-5",
+                    name,
+                    f"remove parameter `{name}` of tool {tool} (NAME-5): it is an alias of `path`; one role has "
+                    f"one name",
+                )
+            )
         else:
-            out.append(NameFinding(
-                "NAME-2", name,
-                f"rename parameter `{name}` of tool {tool} to `path` (NAME-2): a directory or search scope, "
-                "including one that may select a file or a directory, is named path",
-            ))
+            out.append(
+                NameFinding(
+                    "NAME-2",
+                    name,
+                    f"rename parameter `{name}` of tool {tool} to `path` (NAME-2): a directory or search scope, "
+                    "including one that may select a file or a directory, is named path",
+                )
+            )
     cwds = [n for n, r in roles.items() if r == "cwd"]
     for name in cwds:
         if name == "cwd":
             continue
         if "cwd" in roles:
-            out.append(NameFinding(
-                "NAME-5", name,
-                f"remove parameter `{name}` of tool {tool} (NAME-5): it is an alias of `cwd`; one role has one name",
-            ))
+            out.append(
+                NameFinding(
+                    "NAME-5",
+                    name,
+                    f"remove parameter `{name}` of tool {tool} (NAME-5): it is an alias of `cwd`; "
+                    "one role has one name",
+                )
+            )
         else:
-            out.append(NameFinding(
-                "NAME-4", name,
-                f"rename parameter `{name}` of tool {tool} to `cwd` (NAME-4): an execution working directory is "
-                "named cwd, and it is not a single-file target",
-            ))
+            out.append(
+                NameFinding(
+                    "NAME-4",
+                    name,
+                    f"rename parameter `{name}` of tool {tool} to `cwd` (NAME-4): an execution working directory is "
+                    "named cwd, and it is not a single-file target",
+                )
+            )
     return out
 
 

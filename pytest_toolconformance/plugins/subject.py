@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from pytest_toolconformance import options as settings_module
+from pytest_toolconformance import options
 from pytest_toolconformance.findings import CaseOutOfTime, Finding, StepOutOfTime, ToolConformanceAdvisory, shorten
 from pytest_toolconformance.plugins.bounds import RETRY_FACTOR
 from pytest_toolconformance.plugins.loaders import (
@@ -27,7 +27,14 @@ from pytest_toolconformance.plugins.loaders.python_guard import guarded_call
 from pytest_toolconformance.plugins.parametrize import Case
 from pytest_toolconformance.plugins.readings import CallRecord, text_of
 from pytest_toolconformance.plugins.static import schema_error
-from pytest_toolconformance.plugins.under_test import BrokenTool, CallEntry, HostCouldNotCall, PluginRun, ToolBroken
+from pytest_toolconformance.plugins.under_test import (
+    BrokenTool,
+    CallEntry,
+    HostCouldNotCall,
+    PluginRun,
+    ToolBroken,
+    ToolUnderTest,
+)
 from pytest_toolconformance.plugins.workfolders import seed_folder, seeded_snapshot
 from pytest_toolconformance.tree import changes, snapshot
 from reference_host import CallContext, CallTimeout, current_call, run_bounded
@@ -52,8 +59,17 @@ def _answer_key(tool: str, via: str, arguments: Any) -> str | None:
         return None
 
 
+def subject_of(request: pytest.FixtureRequest, case: Case, run: PluginRun) -> Subject:
+    """What the parametrized check ``case`` is about: a :class:`ToolSubject` for a tool's check, else
+    a :class:`Subject` (the plugin)."""
+    return ToolSubject(request, case, run) if case.tool is not None else Subject(request, case, run)
+
+
 class Subject:
-    """What one test checks: a plugin (and a tool), with calls, findings and advisories."""
+    """What a plugin check is about: a plugin, its sessions, findings and advisories."""
+
+    #: The tool of a tool's check (:class:`ToolSubject`); a plugin's check has none.
+    tool: ToolUnderTest | None = None
 
     def __init__(self, request: pytest.FixtureRequest, case: Case, run: PluginRun) -> None:
         self.request = request
@@ -61,25 +77,22 @@ class Subject:
         self.rule = case.rule
         self.run = run
         self.plugin = run.plugin(case.plugin)
-        self.tool = self.plugin.tools[case.tool] if case.tool is not None else None
         self.nodeid = request.node.nodeid
         self._default: HarnessSession | None = None
-        self._hung_here: str | None = None  # a call of this check ran out of time: it ends errored
         self.calls_made = self.calls_recalled = 0
         request.node.user_properties.append(("plugin", self.plugin.name))
-        if self.tool is not None:
-            request.node.user_properties.append(("tool", self.tool.name))
 
     @property
-    def settings(self) -> settings_module.Settings:
+    def settings(self) -> options.Settings:
         return self.run.settings
 
     # -- reporting ----------------------------------------------------------------------------
     def finding(self, expected: str, did: str, record: CallRecord | None = None, *, fix: str | None = None,
-                rule: str | None = None) -> Finding:
+                rule: str | None = None, happened_limit: int = 800) -> Finding:
         where = f"tool {self.tool.name} of plugin {self.plugin.name}" if self.tool else f"plugin {self.plugin.name}"
         return Finding(rule or self.rule, expected, did, subject="tool" if self.tool else "plugin", where=where,
-                       reproduction=record.reproduce() if record is not None else None, fix=fix)
+                       reproduction=record.reproduce() if record is not None else None, fix=fix,
+                       happened_limit=happened_limit)
 
     def advise(self, message: str, rule: str | None = None) -> None:
         rule = rule or self.rule
@@ -92,38 +105,6 @@ class Subject:
             # Shown in the warnings summary, and never turned into a failure by -W error.
             warnings.simplefilter("always", ToolConformanceAdvisory)
             warnings.warn_explicit(ToolConformanceAdvisory(text), ToolConformanceAdvisory, str(entry), 1)
-
-    @contextlib.contextmanager
-    def reporting(self) -> Iterator[None]:
-        """How a check ends when a call did not: a case out of time is left out and the check goes on
-        (:class:`CaseOutOfTime`); a check that met one and broke no rule on the others is *errored*.
-        A crashed tool is one failure, and a tool that crashed or hung on two different calls is
-        skipped by the checks after."""
-        try:
-            yield
-        except CaseOutOfTime:
-            pass
-        except ToolBroken:
-            self._broken()
-        except BaseExceptionGroup as group:
-            leaves = group.exceptions
-            if leaves and all(isinstance(e, ToolBroken) for e in leaves):
-                self._broken()
-            raise
-        except HostCouldNotCall as exc:
-            pytest.skip(str(exc))
-        if self._hung_here is not None:
-            raise StepOutOfTime(f"[{self.rule}] {self._hung_here}")
-
-    def _broken(self) -> None:
-        assert self.tool is not None
-        if self._hung_here is not None:  # the check whose hang made the tool unusable is errored too
-            raise StepOutOfTime(f"[{self.rule}] {self._hung_here}")
-        info = self.plugin.broken[self.tool.name]
-        if info.nodeid == self.nodeid:
-            pytest.fail(f"[{self.rule}] {info.message}", pytrace=False)
-        what = "hung on two different calls" if info.out_of_time else "crashed"
-        pytest.skip(f"tool {self.tool.name} is unusable: it {what} (reported in {info.nodeid})")
 
     # -- sessions and calls -------------------------------------------------------------------
     def open_session(self, *, owner: bool = False) -> HarnessSession:
@@ -156,8 +137,59 @@ class Subject:
         """Markers of other kit sessions found in ``text`` (a sign of values kept across turns)."""
         return [m for m in self.plugin.markers if m not in own.markers and m in text]
 
+
+class ToolSubject(Subject):
+    """A tool's check: the plugin's :attr:`tool` (never None), its calls and how a check of it ends."""
+
+    tool: ToolUnderTest
+
+    def __init__(self, request: pytest.FixtureRequest, case: Case, run: PluginRun) -> None:
+        super().__init__(request, case, run)
+        assert case.tool is not None, "a tool's check has a tool"
+        self.tool = self.plugin.tools[case.tool]
+        self._hung_here: str | None = None  # a call of this check ran out of time: it ends errored
+        request.node.user_properties.append(("tool", self.tool.name))
+
+    @property
+    def schema(self) -> Any:
+        """The tool's parameters schema, as registered."""
+        return self.tool.schema
+
+    @contextlib.contextmanager
+    def reporting(self) -> Iterator[None]:
+        """How a check ends when a call did not: a case out of time is left out and the check goes on
+        (:class:`CaseOutOfTime`); a check that met one and broke no rule on the others is *errored*.
+        A crashed tool is one failure, and a tool that crashed or hung on two different calls is
+        skipped by the checks after."""
+        try:
+            yield
+        except CaseOutOfTime:
+            pass
+        except ToolBroken:
+            self._broken()
+        except BaseExceptionGroup as group:
+            leaves = group.exceptions
+            if leaves and all(isinstance(e, ToolBroken) for e in leaves):
+                self._broken()
+            raise
+        except HostCouldNotCall as exc:
+            pytest.skip(str(exc))
+        if self._hung_here is not None:
+            raise StepOutOfTime(f"[{self.rule}] {self._hung_here}")
+
+    def _broken(self) -> None:
+        if self._hung_here is not None:  # the check whose hang made the tool unusable is errored too
+            raise StepOutOfTime(f"[{self.rule}] {self._hung_here}")
+        info = self.plugin.broken[self.tool.name]
+        if info.nodeid == self.nodeid:
+            raise self.finding("the tool to answer every call, its process still running after it",
+                               info.message, happened_limit=4000,
+                               fix="find what ends the process (process.exit(), an uncaught error in a callback, "
+                                   "a native crash) in the tool's handler and answer with a text result instead")
+        what = "hung on two different calls" if info.out_of_time else "crashed"
+        pytest.skip(f"tool {self.tool.name} is unusable: it {what} (reported in {info.nodeid})")
+
     def require_callable(self) -> None:
-        assert self.tool is not None
         problem = schema_error(self.tool.schema)
         if problem is not None:
             pytest.skip(f"tool {self.tool.name}'s schema is not a valid JSON Schema ({problem}); SCHEMA-2 reports it")
@@ -166,7 +198,6 @@ class Subject:
 
     def _check_broken(self) -> None:
         # One raise site for every ToolBroken, so hypothesis sees a single, stable failure.
-        assert self.tool is not None
         if self.tool.name in self.plugin.broken:
             raise ToolBroken(self.plugin.broken[self.tool.name].message)
 
@@ -184,7 +215,7 @@ class Subject:
         unless it hangs on a second, different call too.
         """
         put, tut = self.plugin, self.tool
-        assert put.host is not None and tut is not None and tut.registration is not None
+        assert put.host is not None and tut.registration is not None
         self._check_broken()
         call_key = _answer_key(tut.name, via, arguments)
         key = call_key if session is None else None
@@ -220,7 +251,7 @@ class Subject:
     def _attempt(self, arguments: Any, via: str, session: HarnessSession, scale: float) -> tuple[CallRecord, bool]:
         """One call at ``scale`` times the plugin's bound: its record, and whether it ran out of time."""
         put, tut = self.plugin, self.tool
-        assert put.host is not None and tut is not None
+        assert put.host is not None
         self.calls_made += 1
         call_id = f"tc-{put.index}-{next(put.ids)}"
         workdir = Path(tempfile.mkdtemp(prefix="call-", dir=put.workdir))
@@ -242,7 +273,8 @@ class Subject:
                     record.handler_ran = outcome.handler_ran
                     record.host_text = text_of({"content": outcome.content})
                     record.details = outcome.details if outcome.handler_ran else None
-                    timed_out = outcome.handler_ran and outcome.is_error and not put.calls.get(call_id, CallEntry()).finished
+                    finished = put.calls.get(call_id, CallEntry()).finished
+                    timed_out = outcome.handler_ran and outcome.is_error and not finished
                 else:
                     record.handler_ran = True
                     token = current_call.set(CallContext(session.session, call_id, tut.name, str(workdir)))
@@ -284,8 +316,11 @@ class Subject:
         bound = self.plugin.bound
         how = "through the host" if record.via == "host" else "handing them to its execute directly"
         called = f"when called with {shorten(record.arguments)} ({how})"
-        within = (f"within {bound:g} s {called}, nor within {bound * scale:g} s when called again" if retried
-                  else f"within {bound * scale:g} s {called}")
+        within = (
+            f"within {bound:g} s {called}, nor within {bound * scale:g} s when called again"
+            if retried
+            else f"within {bound * scale:g} s {called}"
+        )
         tail = ""
         if isinstance(record.error, PluginTimeoutError) and "Node stderr:" in str(record.error):
             tail = ". Node stderr:" + str(record.error).split("Node stderr:", 1)[1]

@@ -27,7 +27,7 @@ from typing import Any
 
 import pytest
 
-from pytest_toolconformance import options as settings_module
+from pytest_toolconformance import options
 from pytest_toolconformance.findings import exception_in
 from pytest_toolconformance.plugins import bounds, workers
 from pytest_toolconformance.plugins.bounds import RETRY_FACTOR, kit_setup_bound
@@ -230,13 +230,13 @@ class _RecordingContext:
         self._ctx = ctx
         self._plugin = plugin
 
-    def register_tool(self, tool: Any, *args: Any, **options: Any) -> Any:
+    def register_tool(self, tool: Any, *args: Any, **registration: Any) -> Any:
         name = getattr(tool, "name", None)
         if isinstance(name, str):
             self._plugin.attempted.setdefault(name, getattr(tool, "parameters", None))
         if isinstance(tool, Tool) and callable(tool.execute):
             tool = dataclasses.replace(tool, execute=_Recorder(self._plugin, tool.execute))
-        return self._ctx.register_tool(tool, *args, **options)
+        return self._ctx.register_tool(tool, *args, **registration)
 
     registerTool = register_tool  # noqa: N815 - the JS name, as the host's ctx has it
 
@@ -317,7 +317,10 @@ def _load_once(index: int, spec: str, path: Path, timeout: float) -> PluginUnder
         timed_out = exception_in(exc, (PluginTimeoutError, CallTimeout))
         if timed_out is not None:
             put.out_of_time = getattr(timed_out, "phase", "register")
-        put.error, put.error_rule = f"plugin {put.name} ({spec}) could not be installed: {exc.detail}", exc.rule or "REG-1"
+        put.error, put.error_rule = (
+            f"plugin {put.name} ({spec}) could not be installed: {exc.detail}",
+            exc.rule or "REG-1",
+        )
         _close_quietly(loaded)
         return put
     except Exception as exc:  # noqa: BLE001
@@ -348,7 +351,7 @@ class PluginRun:
 
     def __init__(self, config: pytest.Config) -> None:
         self.config = config
-        self.settings = settings_module.of(config)
+        self.settings = options.of(config)
         # One plugin step's bound on this machine now (--toolconformance-timeout, stretched by the load).
         self.bound = bounds.of(config).bound(self.settings.timeout)
         self._loaded: dict[int, PluginUnderTest] = {}
@@ -358,7 +361,7 @@ class PluginRun:
     def _load(self, index: int) -> PluginUnderTest:
         if index not in self._loaded:
             spec = self.settings.plugins[index]
-            path = settings_module.resolve_path(self.config, "toolconformance_plugin", spec)
+            path = options.resolve_path(self.config, "toolconformance_plugin", spec)
             self._loaded[index] = load_and_install(index, spec, path, self.bound)
         return self._loaded[index]
 

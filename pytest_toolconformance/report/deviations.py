@@ -26,10 +26,14 @@ from typing import Any
 
 from pytest_toolconformance.rules import all_rules
 
-FORMAT_HINT = 'each entry is [[deviation]] with rule = "ID" (or test = "NODE-ID"), reason = "..." and optional link = "..."'
+FORMAT_HINT = (
+    'each entry is [[deviation]] with rule = "ID" (or test = "NODE-ID"), reason = "..." and optional link = "..."'
+)
 _KEYS = {"rule", "test", "reason", "link"}
 #: The reason of an entry that --toolconformance-deviations-update wrote: a person must replace it.
-PLACEHOLDER = "TODO: say why the host deviates from this rule (a person must write this; the kit refuses the entry until then)"
+PLACEHOLDER = (
+    "TODO: say why the host deviates from this rule (a person must write this; the kit refuses the entry until then)"
+)
 
 
 class DeviationsError(ValueError):
@@ -135,14 +139,23 @@ def _entry(raw: Any, index: int, source: str, known: Iterable[str], placeholders
         if key in raw and (not isinstance(raw[key], str) or not raw[key].strip()):
             raise _fail(source, where, f"{key} must be a non-empty string")
     if "reason" not in raw:
-        raise _fail(source, where, "has no reason; say why the host deviates (a deviation without a reason is not reviewable)")
+        raise _fail(
+            source, where, "has no reason; say why the host deviates (a deviation without a reason is not reviewable)"
+        )
     if raw["reason"].strip() == PLACEHOLDER and not placeholders:
-        raise _fail(source, where, "reason is still the placeholder --toolconformance-deviations-update wrote; "
-                                   "write why the host deviates, or delete the entry")
+        raise _fail(
+            source,
+            where,
+            "reason is still the placeholder --toolconformance-deviations-update wrote; "
+            "write why the host deviates, or delete the entry",
+        )
     rule = raw.get("rule")
     if rule is not None and rule not in known:
-        raise _fail(source, where, f"rule {rule} is not a rule of this kit (the report lists them all); "
-                                   "fix the ID or delete the entry")
+        raise _fail(
+            source,
+            where,
+            f"rule {rule} is not a rule of this kit (the report lists them all); fix the ID or delete the entry",
+        )
     return Deviation(index=index, reason=raw["reason"].strip(), rule=rule, test=raw.get("test"), link=raw.get("link"))
 
 
@@ -164,12 +177,16 @@ def load_deviations(path: str | Path, *, source: str | None = None, updating: bo
     seen: dict[str, int] = {}
     for entry in entries:
         if entry.key in seen:
-            raise _fail(source, f"entry {entry.index} ({entry.key})", f"repeats entry {seen[entry.key]}; delete one of them")
+            raise _fail(
+                source, f"entry {entry.index} ({entry.key})", f"repeats entry {seen[entry.key]}; delete one of them"
+            )
         seen[entry.key] = entry.index
     return Deviations(source=source, entries=tuple(entries))
 
 
-def updated(deviations: Deviations, failed_rules: Sequence[str], stale: Iterable[Deviation]) -> tuple[list[dict[str, str]], list[str], list[str]]:
+def updated(
+    deviations: Deviations, failed_rules: Sequence[str], stale: Iterable[Deviation]
+) -> tuple[list[dict[str, str]], list[str], list[str]]:
     """(entries, added, removed): the file's entries without the stale ones, plus a placeholder entry for
     every failed rule no entry covers yet."""
     stale_keys = {e.key for e in stale}
@@ -188,7 +205,10 @@ def dump(entries: Sequence[Mapping[str, str]], path: Path) -> str:
     blocks = []
     for entry in entries:
         # A JSON string is a valid TOML basic string (the same escapes).
-        lines = ["[[deviation]]"] + [f"{key} = {json.dumps(entry[key], ensure_ascii=False)}"
-                                     for key in ("rule", "test", "reason", "link") if key in entry]
+        lines = ["[[deviation]]"] + [
+            f"{key} = {json.dumps(entry[key], ensure_ascii=False)}"
+            for key in ("rule", "test", "reason", "link")
+            if key in entry
+        ]
         blocks.append("\n".join(lines))
     return "\n\n".join(blocks) + "\n" if blocks else "# known deviations: none\n"

@@ -2,10 +2,10 @@
 
 Thin on purpose: the decisions live in :mod:`.deviations` and :mod:`.model`, the pages in
 :mod:`.markdown` and :mod:`.html`. A failure that is a :class:`~pytest_toolconformance.findings.Finding`
-is shown as the finding and its rerun line only (the kit's traceback with ``--tb=long``). Under pytest-xdist every worker turns declared
-failures into xfail-like outcomes where the test runs (``pytest_runtest_makereport``), and only the
-controller collects outcomes (from ``pytest_runtest_logreport``, which carries ``user_properties``)
-and writes the report, once.
+is shown as the finding and its rerun line only (the kit's traceback with ``--tb=long``). Under
+pytest-xdist every worker turns declared failures into xfail-like outcomes where the test runs
+(``pytest_runtest_makereport``), and only the controller collects outcomes (from
+``pytest_runtest_logreport``, which carries ``user_properties``) and writes the report, once.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from pytest_toolconformance.report.html import render_html
 from pytest_toolconformance.report.markdown import render_markdown
 from pytest_toolconformance.report.model import (
     DEVIATION_PROPERTY,
-    ERROR_ATTR,
+    ERRORED_ATTRIBUTE,
     FINDING_PROPERTY,
     NOT_APPLICABLE_PREFIX,
     RULE_STATUSES,
@@ -45,7 +45,9 @@ from pytest_toolconformance.report.model import (
 )
 
 PLUGIN_NAME = "toolconformance-reporting"
-UNFINISHED = "the run did not finish: this is the report written when it started (it was killed, or its output pipe closed)"
+UNFINISHED = (
+    "the run did not finish: this is the report written when it started (it was killed, or its output pipe closed)"
+)
 
 
 def rerun_line(settings: Settings, config: pytest.Config, item: pytest.Item, finding: Finding) -> str:
@@ -103,13 +105,16 @@ class ReportingPlugin:
         self.deviations: Deviations | None = None
         self.deviations_path: Path | None = None
         if settings.deviations_update and not settings.deviations:
-            raise pytest.UsageError("--toolconformance-deviations-update needs the file to write: "
-                                    "add --toolconformance-deviations=PATH (.toml or .json)")
+            raise pytest.UsageError(
+                "--toolconformance-deviations-update needs the file to write: "
+                "add --toolconformance-deviations=PATH (.toml or .json)"
+            )
         if settings.deviations:
             self.deviations_path = resolve_path(config, "toolconformance_deviations", settings.deviations)
             try:
-                self.deviations = load_deviations(self.deviations_path, source=settings.deviations,
-                                                  updating=settings.deviations_update)
+                self.deviations = load_deviations(
+                    self.deviations_path, source=settings.deviations, updating=settings.deviations_update
+                )
             except DeviationsError as exc:
                 raise pytest.UsageError(str(exc)) from None
         self.report_path = resolve_path(config, "toolconformance_report", settings.report) if settings.report else None
@@ -144,7 +149,7 @@ class ReportingPlugin:
                 # plugin author (and shown with --tb=long).
                 report.longrepr = text
         # An errored test (the host broke the protocol, marked by wire.outcomes) is never excused.
-        if hasattr(report, "wasxfail") or getattr(report, ERROR_ATTR, None):
+        if hasattr(report, "wasxfail") or getattr(report, ERRORED_ATTRIBUTE, None):
             return report
         rules = [str(v) for k, v in item.user_properties if k == "rule"]
         entry = self.deviations.for_test(item.nodeid, rules) if self.deviations is not None else None
@@ -194,8 +199,10 @@ class ReportingPlugin:
             why.append("the run did not finish: it crashed (an internal error, e.g. its output pipe was closed)")
         for stop in (session.shouldfail, session.shouldstop):
             if stop:
-                why.append(f"cut short ({stop if isinstance(stop, str) else 'stopped early'}): "
-                           "the checks after the stop never ran")
+                why.append(
+                    f"cut short ({stop if isinstance(stop, str) else 'stopped early'}): "
+                    "the checks after the stop never ran"
+                )
         return why
 
     def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
@@ -214,9 +221,14 @@ class ReportingPlugin:
 
     def _build(self, session: pytest.Session, incomplete: list[str]) -> dict[str, Any]:
         return build_report(
-            self.collector, kit_version=__version__, host=self.host or self._host(),
-            plugins=self.settings.plugins, deviations=self.deviations, run=self._run_facts(session),
-            suites=self.settings.suites, incomplete=incomplete,
+            self.collector,
+            kit_version=__version__,
+            host=self.host or self._host(),
+            plugins=self.settings.plugins,
+            deviations=self.deviations,
+            run=self._run_facts(session),
+            suites=self.settings.suites,
+            incomplete=incomplete,
         )
 
     def _update_deviations(self, report: dict[str, Any]) -> None:
@@ -227,10 +239,12 @@ class ReportingPlugin:
         entries, added, removed = deviations_file.updated(self.deviations, failed, stale)
         self.deviations_path.parent.mkdir(parents=True, exist_ok=True)
         self.deviations_path.write_text(deviations_file.dump(entries, self.deviations_path), "utf-8")
-        self.updated = (f"deviations: wrote {self.deviations_path}: {len(added)} added"
-                        + (f" ({', '.join(added)}: write their reasons, the kit refuses the placeholder)"
-                           if added else "")
-                        + f", {len(removed)} stale removed" + (f" ({', '.join(removed)})" if removed else ""))
+        self.updated = (
+            f"deviations: wrote {self.deviations_path}: {len(added)} added"
+            + (f" ({', '.join(added)}: write their reasons, the kit refuses the placeholder)" if added else "")
+            + f", {len(removed)} stale removed"
+            + (f" ({', '.join(removed)})" if removed else "")
+        )
 
     def _run_facts(self, session: pytest.Session) -> dict[str, Any]:
         workers = getattr(self.config.option, "numprocesses", None)
@@ -278,8 +292,10 @@ class ReportingPlugin:
             elif rule["status"] == "blocked":
                 write(f"BLOCKED {rule['id']}: by {', '.join(rule['blocked_by'])} (fix that rule first)", yellow=True)
             elif rule["status"] == "not-applicable":
-                reasons = [r[len(NOT_APPLICABLE_PREFIX):].strip() if r.lower().startswith(NOT_APPLICABLE_PREFIX) else r
-                           for r in rule["skip_reasons"]]
+                reasons = [
+                    r[len(NOT_APPLICABLE_PREFIX) :].strip() if r.lower().startswith(NOT_APPLICABLE_PREFIX) else r
+                    for r in rule["skip_reasons"]
+                ]
                 write(f"NOT APPLICABLE {rule['id']}: {'; '.join(reasons)}")
         scope = report["out_of_scope"]
         if scope:
@@ -290,15 +306,23 @@ class ReportingPlugin:
             if len(groups) == 1:
                 write(f"{len(scope)} rules out of scope: {groups[0][0]}")
             else:
-                write(f"{len(scope)} rules out of scope: " + "; ".join(
-                    f"{reason} ({len(ids)} rules)" if len(ids) > 3 else f"{', '.join(ids)}: {reason}"
-                    for reason, ids in groups))
+                write(
+                    f"{len(scope)} rules out of scope: "
+                    + "; ".join(
+                        f"{reason} ({len(ids)} rules)" if len(ids) > 3 else f"{', '.join(ids)}: {reason}"
+                        for reason, ids in groups
+                    )
+                )
         for note in report["deviations"]["unused"]:
             write(f"note: {note['message']}", yellow=True)
         for stale in report["deviations"]["stale"]:
             write(f"ERROR: {stale['message']}", red=True, bold=True)
         write(f"toolconformance: {report['run']['seed_sentence']}")
-        write(f"toolconformance: {verdict_line(report)}", **({"green": True} if report["ok"] else {"red": True}), bold=True)
+        write(
+            f"toolconformance: {verdict_line(report)}",
+            **({"green": True} if report["ok"] else {"red": True}),
+            bold=True,
+        )
         if self.updated:
             write(self.updated, yellow=True)
         if self.written:

@@ -80,15 +80,21 @@ def _status_css(shown: list[str]) -> str:
     rules = []
     for status, (solid, tint) in COLOURS.items():
         rules.append(f".rule.status-{status} {{ border-left-color: {solid}; background: {tint}; }}")
-        rules.append(f".rule.status-{status} .badge, .counts .c-{status}, .verdict.v-{status} {{ background: {solid}; }}")
+        rules.append(
+            f".rule.status-{status} .badge, .counts .c-{status}, .verdict.v-{status} {{ background: {solid}; }}"
+        )
         rules.append(f"tr.status-{status} td.outcome {{ color: {solid}; }}")
     for status in shown:
         # The filter: only rules (and plugin/tool rows) of the chosen status; a family with none of them goes.
-        rules.append(f"#only-{status}:target ~ main .rule:not(.status-{status}), "
-                     f"#only-{status}:target ~ main tr.row:not(.status-{status}), "
-                     f"#only-{status}:target ~ main .family:not(:has(.status-{status})) {{ display: none; }}")
-        rules.append(f"#only-{status}:target ~ header a[href='#only-{status}'] {{ background: {COLOURS[status][0]}; "
-                     "color: #fff; border-color: transparent; }")
+        rules.append(
+            f"#only-{status}:target ~ main .rule:not(.status-{status}), "
+            f"#only-{status}:target ~ main tr.row:not(.status-{status}), "
+            f"#only-{status}:target ~ main .family:not(:has(.status-{status})) {{ display: none; }}"
+        )
+        rules.append(
+            f"#only-{status}:target ~ header a[href='#only-{status}'] {{ background: {COLOURS[status][0]}; "
+            "color: #fff; border-color: transparent; }"
+        )
     rules.append("#by-tool:target ~ header a[href='#by-tool'] { background: #1f2328; color: #fff; }")
     return "\n".join(rules)
 
@@ -108,8 +114,10 @@ def _rule_html(rule: Mapping[str, Any]) -> str:
     if rule.get("reading"):
         body.append(f"<p><strong>Reading:</strong> {_inline(rule['reading'])}</p>")
     if status in ("failed", "errored", "deviation", "blocked"):
-        body.append(f'<p class="note">Seed: {escape(rule.get("seed", ""))}. '
-                    f'<strong>Fix:</strong> {_inline(rule.get("fix", ""))}</p>')
+        body.append(
+            f'<p class="note">Seed: {escape(rule.get("seed", ""))}. '
+            f"<strong>Fix:</strong> {_inline(rule.get('fix', ''))}</p>"
+        )
     for dev in rule.get("deviation", []):
         link = f' (<a href="{escape(dev["link"])}">link</a>)' if dev.get("link") else ""
         body.append(f"<p><strong>Known deviation</strong> (entry {dev['entry']}): {escape(dev['reason'])}{link}</p>")
@@ -123,8 +131,10 @@ def _rule_html(rule: Mapping[str, Any]) -> str:
         body.append(f'<p class="note">{escape(rule["reason"])}</p>')
     if rule["tests"]:
         items = "".join(f"<li><code>{escape(t['nodeid'])}</code> — {escape(t['outcome'])}</li>" for t in rule["tests"])
-        body.append(f'<details{" open" if status in ("failed", "errored") else ""}><summary>{len(rule["tests"])} '
-                    f"test(s)</summary><ul>{items}</ul></details>")
+        body.append(
+            f"<details{' open' if status in ('failed', 'errored') else ''}><summary>{len(rule['tests'])} "
+            f"test(s)</summary><ul>{items}</ul></details>"
+        )
     if body:
         parts.append('<div class="body">' + "".join(body) + "</div>")
     parts.append("</section>")
@@ -137,19 +147,25 @@ def _by_tool(report: Mapping[str, Any]) -> str:
     for rule in report["rules"]:
         for test in rule["tests"]:
             if test.get("plugin"):
-                rows.setdefault(test["plugin"], {}).setdefault(test.get("tool") or "(the plugin)", []).append((rule, test))
+                rows.setdefault(test["plugin"], {}).setdefault(test.get("tool") or "(the plugin)", []).append(
+                    (rule, test)
+                )
     if not rows:
         return ""
     out = ['<div class="view-tool">']
     for plugin, tools in rows.items():
-        out.append(f'<section class="family"><h2>Plugin {escape(plugin)}</h2><table class="by-tool">'
-                   "<tr><th>tool</th><th>rule</th><th>outcome</th><th>finding</th></tr>")
+        out.append(
+            f'<section class="family"><h2>Plugin {escape(plugin)}</h2><table class="by-tool">'
+            "<tr><th>tool</th><th>rule</th><th>outcome</th><th>finding</th></tr>"
+        )
         for tool, entries in sorted(tools.items()):
             for rule, test in sorted(entries, key=lambda e: e[0]["id"]):
                 messages = "".join(f"<pre>{escape(m)}</pre>" for m in test.get("messages", []))
-                out.append(f'<tr class="row status-{escape(test["outcome"])}"><td>{escape(tool)}</td>'
-                           f'<td><a href="#{anchor(rule["id"])}">{escape(rule["id"])}</a></td>'
-                           f'<td class="outcome">{escape(test["outcome"])}</td><td>{messages}</td></tr>')
+                out.append(
+                    f'<tr class="row status-{escape(test["outcome"])}"><td>{escape(tool)}</td>'
+                    f'<td><a href="#{anchor(rule["id"])}">{escape(rule["id"])}</a></td>'
+                    f'<td class="outcome">{escape(test["outcome"])}</td><td>{messages}</td></tr>'
+                )
         out.append("</table></section>")
     out.append("</div>")
     return "".join(out)
@@ -159,8 +175,11 @@ def render_html(report: Mapping[str, Any]) -> str:
     host = report["host"]
     summary = report["summary"]
     checked_host = host.get("checked") is not False
-    subject = (host.get("name") or host["spec"]) + (f" {host['version']}" if host.get("version") else "") \
-        if checked_host else ", ".join(report["plugins"])
+    subject = (
+        (host.get("name") or host["spec"]) + (f" {host['version']}" if host.get("version") else "")
+        if checked_host
+        else ", ".join(report["plugins"])
+    )
     title = f"Tool conformance: {subject}"
     worst = next((s for s in ORDER[:3] if summary.get(s)), "failed")
     verdict_class = "passed" if report["ok"] else worst
@@ -171,66 +190,88 @@ def render_html(report: Mapping[str, Any]) -> str:
     labels = ['<a href="#all">all</a>'] + [f'<a href="#only-{s}">{s} ({summary[s]})</a>' for s in shown]
     if by_tool:
         controls.append('<span class="target" id="by-tool"></span>')
-        labels += ['<span class="sep">view:</span>', '<a href="#all">by rule</a>',
-                   '<a href="#by-tool">by plugin and tool</a>']
+        labels += [
+            '<span class="sep">view:</span>',
+            '<a href="#all">by rule</a>',
+            '<a href="#by-tool">by plugin and tool</a>',
+        ]
     families: dict[str, list[Mapping[str, Any]]] = {}
     for rule in report["rules"]:
         families.setdefault(rule["family"], []).append(rule)
     titles = {r.family: r.family_title for r in all_rules().values()}
     sections = ['<div class="view-rule">']
     for family, rules in families.items():
-        sections.append(f'<section class="family" id="family-{family.lower()}">'
-                        f'<h2>{escape(family)}: {escape(titles.get(family, ""))}</h2>'
-                        + "".join(_rule_html(rule) for rule in rules) + "</section>")
+        sections.append(
+            f'<section class="family" id="family-{family.lower()}">'
+            f"<h2>{escape(family)}: {escape(titles.get(family, ''))}</h2>"
+            + "".join(_rule_html(rule) for rule in rules)
+            + "</section>"
+        )
     sections.append("</div>")
     stale = report["deviations"]["stale"]
     stale_html = ""
     if stale:
-        stale_html = ('<div class="stale"><strong>Stale deviations fail the run:</strong><ul>'
-                      + "".join(f"<li>{escape(s['message'])}</li>" for s in stale) + "</ul></div>")
+        stale_html = (
+            '<div class="stale"><strong>Stale deviations fail the run:</strong><ul>'
+            + "".join(f"<li>{escape(s['message'])}</li>" for s in stale)
+            + "</ul></div>"
+        )
     by_reason: dict[str, list[str]] = {}
     for entry in report.get("out_of_scope", []):
         by_reason.setdefault(entry["reason"], []).append(entry["id"])
-    scope_html = "".join(f'<p class="note">Out of scope ({escape(reason)}): {escape(", ".join(ids))}</p>'
-                         for reason, ids in by_reason.items())
+    scope_html = "".join(
+        f'<p class="note">Out of scope ({escape(reason)}): {escape(", ".join(ids))}</p>'
+        for reason, ids in by_reason.items()
+    )
     attention = [r for r in report["rules"] if r["status"] in ("failed", "errored", "deviation", "blocked")]
     attention_html = ""
     if attention:
-        attention_html = ('<div class="attention"><strong>Needs attention:</strong> ' + "".join(
-            f'<a href="#{anchor(r["id"])}" style="color: {COLOURS[r["status"]][0]}">{escape(r["id"])} '
-            f'({r["status"]})</a>' for r in attention) + "</div>")
+        attention_html = (
+            '<div class="attention"><strong>Needs attention:</strong> '
+            + "".join(
+                f'<a href="#{anchor(r["id"])}" style="color: {COLOURS[r["status"]][0]}">{escape(r["id"])} '
+                f"({r['status']})</a>"
+                for r in attention
+            )
+            + "</div>"
+        )
     why_html = "".join(f'<p class="why">{escape(why)}</p>' for why in report.get("why", []))
     run = report.get("run", {})
     plugins = ", ".join(escape(p) for p in report["plugins"]) or "(none)"
     caps = ", ".join(escape(c) for c in host.get("capabilities") or []) or "(none)"
-    host_meta = (f'host <code>{escape(host["spec"])}</code>; capabilities: {caps}; ' if checked_host
-                 else "plugin checks only (the reference host runs the plugins); ")
-    return "\n".join([
-        "<!DOCTYPE html>",
-        '<html lang="en"><head><meta charset="utf-8">',
-        '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        f"<title>{escape(title)}</title>",
-        f"<style>{_CSS}{_status_css(shown)}</style>",
-        "</head><body>",
-        *controls,
-        "<header>",
-        f"<h1>{escape(title)}</h1>",
-        f'<span class="verdict v-{verdict_class}">{verdict(report)}</span>',
-        why_html,
-        f'<p class="meta">{host_meta}plugins: {plugins}; '
-        f'kit {escape(report["kit"]["name"])} {escape(report["kit"]["version"])}; '
-        f'{summary["rules"]} rules in scope, {summary["tests"]} tests</p>',
-        (f'<p class="meta">{escape(run["seed_sentence"])}</p>' if run.get("seed_sentence") else ""),
-        f'<div class="counts">{counts}</div>',
-        (f'<p class="meta">host did not describe itself: {escape(host["error"])}</p>' if host.get("error") else ""),
-        f'<nav class="controls"><span class="sep">show:</span>{"".join(labels)}</nav>',
-        "</header>",
-        "<main>",
-        stale_html,
-        attention_html,
-        *sections,
-        by_tool,
-        scope_html,
-        "</main></body></html>",
-        "",
-    ])
+    host_meta = (
+        f"host <code>{escape(host['spec'])}</code>; capabilities: {caps}; "
+        if checked_host
+        else "plugin checks only (the reference host runs the plugins); "
+    )
+    return "\n".join(
+        [
+            "<!DOCTYPE html>",
+            '<html lang="en"><head><meta charset="utf-8">',
+            '<meta name="viewport" content="width=device-width, initial-scale=1">',
+            f"<title>{escape(title)}</title>",
+            f"<style>{_CSS}{_status_css(shown)}</style>",
+            "</head><body>",
+            *controls,
+            "<header>",
+            f"<h1>{escape(title)}</h1>",
+            f'<span class="verdict v-{verdict_class}">{verdict(report)}</span>',
+            why_html,
+            f'<p class="meta">{host_meta}plugins: {plugins}; '
+            f"kit {escape(report['kit']['name'])} {escape(report['kit']['version'])}; "
+            f"{summary['rules']} rules in scope, {summary['tests']} tests</p>",
+            (f'<p class="meta">{escape(run["seed_sentence"])}</p>' if run.get("seed_sentence") else ""),
+            f'<div class="counts">{counts}</div>',
+            (f'<p class="meta">host did not describe itself: {escape(host["error"])}</p>' if host.get("error") else ""),
+            f'<nav class="controls"><span class="sep">show:</span>{"".join(labels)}</nav>',
+            "</header>",
+            "<main>",
+            stale_html,
+            attention_html,
+            *sections,
+            by_tool,
+            scope_html,
+            "</main></body></html>",
+            "",
+        ]
+    )

@@ -35,7 +35,11 @@ def _rule_details(rule: Mapping[str, Any]) -> list[str]:
         lines += ["", f"**Reading:** {rule['reading']}"]
     lines += ["", f"Seed: {rule['seed']}. Fix: {rule['fix']}"]
     for dev in rule.get("deviation", []):
-        lines += ["", f"Known deviation (entry {dev['entry']}): {dev['reason']}" + (f" ({dev['link']})" if dev.get("link") else "")]
+        lines += [
+            "",
+            f"Known deviation (entry {dev['entry']}): {dev['reason']}"
+            + (f" ({dev['link']})" if dev.get("link") else ""),
+        ]
     if rule["status"] == "blocked":
         lines += ["", f"Blocked by {', '.join(rule['blocked_by'])}: fix that rule first."]
     for message in rule.get("messages", []):
@@ -48,8 +52,11 @@ def render_markdown(report: Mapping[str, Any]) -> str:
     summary = report["summary"]
     mark = "✅" if report["ok"] else "❌"
     counts = ", ".join(f"{ICON[s]} {summary[s]} {s}" for s in ORDER if summary.get(s))
-    subject = ", ".join(f"`{p}`" for p in report["plugins"]) if host.get("checked") is False else (
-        host.get("name") or host["spec"]) + (f" {host['version']}" if host.get("version") else "")
+    subject = (
+        ", ".join(f"`{p}`" for p in report["plugins"])
+        if host.get("checked") is False
+        else (host.get("name") or host["spec"]) + (f" {host['version']}" if host.get("version") else "")
+    )
     lines = [
         f"## Tool conformance: {subject}",
         "",
@@ -61,9 +68,11 @@ def render_markdown(report: Mapping[str, Any]) -> str:
         lines += [f"- {_cell(why, 500)}" for why in report["why"]] + [""]
     run = report.get("run", {})
     host_part = f"host `{host['spec']}`" if host.get("checked") is not False else "plugin checks only"
-    lines.append(f"Kit {report['kit']['name']} {report['kit']['version']}; {host_part}"
-                 + (f"; plugins: {', '.join(f'`{p}`' for p in report['plugins'])}" if report["plugins"] else "")
-                 + (f"; {run['seed_sentence']}" if run.get("seed_sentence") else ""))
+    lines.append(
+        f"Kit {report['kit']['name']} {report['kit']['version']}; {host_part}"
+        + (f"; plugins: {', '.join(f'`{p}`' for p in report['plugins'])}" if report["plugins"] else "")
+        + (f"; {run['seed_sentence']}" if run.get("seed_sentence") else "")
+    )
     if host.get("error"):
         lines += ["", f"> host did not describe itself: {_cell(host['error'])}"]
     sandbox = report["run"].get("sandbox")

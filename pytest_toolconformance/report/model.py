@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from pytest_toolconformance.findings import shorten
-from pytest_toolconformance.host.wire.outcomes import ATTRIBUTE as OUTCOMES_ERROR_ATTR
+from pytest_toolconformance.host.wire.outcomes import ERRORED_ATTRIBUTE
 from pytest_toolconformance.report.deviations import Deviation, Deviations
 from pytest_toolconformance.rules import UNCHECKED_PLUGIN_SIDE, Rule, all_rules, fix_advice
 
@@ -37,7 +37,6 @@ FINDING_PROPERTY = "toolconformance-finding"
 MESSAGE_LIMIT = 4000
 #: Set by :mod:`.wire.outcomes` on a call report whose failure is a protocol fault of the host
 #: (``HostProtocolError``): the host could not be checked, so the test is *errored*, not failed.
-ERROR_ATTR = OUTCOMES_ERROR_ATTR
 DEVIATION_PROPERTY = "toolconformance-deviation"
 NOT_RUN_REASON = "no test of this rule ran: none was collected for it, or all were deselected (e.g. by -k)"
 NOT_RUN_UNFINISHED = "no test of this rule ran: the run did not finish (see why)"
@@ -135,7 +134,7 @@ def facts_from_report(report: Any) -> PhaseFacts:
     return PhaseFacts(
         nodeid=report.nodeid, when=report.when, outcome=report.outcome, rules=rules, message=message,
         xfail_reason=getattr(report, "wasxfail", None), deviation=deviation,
-        errored=bool(getattr(report, ERROR_ATTR, False)),
+        errored=bool(getattr(report, ERRORED_ATTRIBUTE, False)),
         plugin=next((str(v) for k, v in props if k == "plugin"), None),
         tool=next((str(v) for k, v in props if k == "tool"), None),
     )
@@ -269,9 +268,12 @@ def stale_deviations(deviations: Deviations | None, statuses: Mapping[str, str],
         if entry.rule is not None:
             status = statuses.get(entry.rule, "not-run")
             if status == "passed":
-                stale.append(StaleDeviation(entry, f"stale deviation: {where}: {entry.rule} now passes; delete this entry"))
+                stale.append(StaleDeviation(entry, f"stale deviation: {where}: {entry.rule} now passes; delete "
+                                                   f"this entry"))
             elif status in ("not-run", "skipped", "not-applicable", "blocked"):
-                unused.append(StaleDeviation(entry, f"unused deviation: {where}: {entry.rule} was {status} in this run"))
+                unused.append(
+                    StaleDeviation(entry, f"unused deviation: {where}: {entry.rule} was {status} in this run")
+                )
             continue
         matched = [t for t in tests.values() if entry.test is not None and entry.matches_test(t.nodeid)]
         outcomes = {t.outcome for t in matched}
@@ -371,7 +373,9 @@ def verdict_line(report: Mapping[str, Any]) -> str:
     unchecked = [(summary[s], s) for s in ("skipped", "not-applicable", "blocked", "not-run") if summary[s]]
     if unchecked:
         line += "; not checked: " + ", ".join(f"{n} {s}" for n, s in unchecked)
-        reasons = sorted({r for e in report["rules"] if e["status"] == "skipped" for r in e.get("skip_reasons", [])[:1]})
+        reasons = sorted(
+            {r for e in report["rules"] if e["status"] == "skipped" for r in e.get("skip_reasons", [])[:1]}
+        )
         if reasons:
             line += f" (e.g. {reasons[0]})"
     return line

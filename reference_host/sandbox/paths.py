@@ -56,7 +56,9 @@ def resolve_guest_path(path: object, guest_root: str, root_parts: Components) ->
     if problem:
         raise SandboxError(f"{path!r} {problem}", subject=repr(path))
     if total > MAX_PATH_BYTES:
-        raise SandboxError(f"guest path is {total} UTF-8 bytes, over the {MAX_PATH_BYTES}-byte limit", subject=path[:64])
+        raise SandboxError(
+            f"guest path is {total} UTF-8 bytes, over the {MAX_PATH_BYTES}-byte limit", subject=path[:64]
+        )
     if not path.startswith("/"):
         raise SandboxError(f"{path!r} is relative; give an absolute path under {guest_root}", subject=path)
     parts = path.split("/")[1:]

@@ -122,7 +122,8 @@ def within_roots(comps: Components, access: SandboxAccess, resolve: Resolve) -> 
     return False
 
 
-def decide(op: SandboxOp, access: SandboxAccess, resolve: Resolve) -> tuple[SandboxResult | None, dict[str, Components]]:
+def decide(op: SandboxOp, access: SandboxAccess, resolve: Resolve
+           ) -> tuple[SandboxResult | None, dict[str, Components]]:
     """A refusal, or None and the resolved components (``path``, ``dest``, ``plan``) of an admitted op."""
     rule = rule_for(op, access)
     plan_turn = is_plan_turn(op, access)

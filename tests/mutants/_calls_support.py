@@ -16,7 +16,9 @@ from reference_host.registry import RegistrationContext
 from reference_host.session import Session, SessionSpec
 
 
-def session_mutant(session_class: type[Session], on_open: Callable[[Host, Session], None] | None = None) -> ReferenceHostAdapter:
+def session_mutant(
+    session_class: type[Session], on_open: Callable[[Host, Session], None] | None = None
+) -> ReferenceHostAdapter:
     """An adapter over a host whose sessions (opened ones, not delegated children) are ``session_class``."""
 
     class MutantHost(Host):
@@ -47,7 +49,9 @@ def context_mutant(context_class: type[RegistrationContext]) -> ReferenceHostAda
     """An adapter over a host whose registration contexts are ``context_class``."""
 
     class MutantHost(Host):
-        def install_plugin(self, plugin: Any, *, manifest: Mapping[str, Any] | None = None, name: str | None = None) -> Any:
+        def install_plugin(
+            self, plugin: Any, *, manifest: Mapping[str, Any] | None = None, name: str | None = None
+        ) -> Any:
             return super().install_plugin(_Wrapped(plugin, context_class), manifest=manifest, name=name)
 
     return ReferenceHostAdapter(host_factory=MutantHost)

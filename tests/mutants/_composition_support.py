@@ -55,7 +55,9 @@ def registry_mutant(after_install: Callable[[Host, Any], None]) -> ReferenceHost
     """An adapter over a host that rewrites its registry after every install."""
 
     class MutantHost(Host):
-        def install_plugin(self, plugin: Any, *, manifest: Mapping[str, Any] | None = None, name: str | None = None) -> Any:
+        def install_plugin(
+            self, plugin: Any, *, manifest: Mapping[str, Any] | None = None, name: str | None = None
+        ) -> Any:
             report = super().install_plugin(plugin, manifest=manifest, name=name)
             after_install(self, report)
             return report
@@ -63,7 +65,9 @@ def registry_mutant(after_install: Callable[[Host, Any], None]) -> ReferenceHost
     return ReferenceHostAdapter(host_factory=MutantHost)
 
 
-def sessions_mutant(session_class: type[Session], on_open: Callable[[Host, Session], None] | None = None) -> ReferenceHostAdapter:
+def sessions_mutant(
+    session_class: type[Session], on_open: Callable[[Host, Session], None] | None = None
+) -> ReferenceHostAdapter:
     """An adapter over a host whose sessions, and their delegated children, are ``session_class``."""
 
     class MutantSession(session_class):  # type: ignore[misc, valid-type]

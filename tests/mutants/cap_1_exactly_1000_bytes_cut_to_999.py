@@ -1,4 +1,5 @@
-"""CAP-1 broken at the exact boundary: a description of 1,000 bytes or more is cut to 999 (``>=`` for ``>``, and one short).
+"""CAP-1 broken at the exact boundary: a description of 1,000 bytes or more is cut to 999
+(``>=`` for ``>``, and one short).
 
 Every description under 1,000 bytes is advertised unchanged, so only the boundary shows it.
 """

@@ -9,7 +9,8 @@ from tests.mutants._composition_support import RewriteTools
 
 RULE = "CAP-1"
 ALSO = {
-    "CAP-3": "the registry-keeps-the-original cases compare the advertised external description with the capped original",
+    "CAP-3": "the registry-keeps-the-original cases compare the advertised external description with the capped "
+             "original",
 }
 
 

@@ -15,8 +15,11 @@ class Adapter(AnswerMutant):
     def install_plugin(self, plugin: dict[str, Any]) -> dict[str, Any]:
         answer = super().install_plugin(plugin)
         if "findings" in answer:
-            answer["findings"] = [f for f in answer["findings"]
-                                  if not (f.get("rule") == "MANIFEST-3" and "registered but not listed" in f.get("message", ""))]
+            answer["findings"] = [
+                f
+                for f in answer["findings"]
+                if not (f.get("rule") == "MANIFEST-3" and "registered but not listed" in f.get("message", ""))
+            ]
         return answer
 
 

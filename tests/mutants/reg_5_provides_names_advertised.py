@@ -19,7 +19,11 @@ class Adapter(AnswerMutant):
             manifest = registry.manifest(plugin)
             for name in manifest.tools if manifest else ():
                 if registry.get(name) is None and not name.endswith("*"):
-                    stub = {"name": name, "description": f"{name} (declared)", "parameters": {"type": "object", "properties": {}}}
+                    stub = {
+                        "name": name,
+                        "description": f"{name} (declared)",
+                        "parameters": {"type": "object", "properties": {}},
+                    }
                     answer["catalog"].append({"name": name, "deferred": False})
                     answer["tools"].append(stub)
                     answer["payload"]["tools"].append({"type": "function", **stub})

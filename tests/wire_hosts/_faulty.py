@@ -1,8 +1,8 @@
 """Shared by the deliberately broken wire hosts: the reference host's server, one fault injected.
 
 Each ``*_host.py`` beside this file is run as ``python tests/wire_hosts/NAME.py``. It behaves like
-``python -m pytest_toolconformance.host.wire.reference_server`` until it meets the request its fault is about, so the kit sees a
-host that works and then breaks in one way only.
+``python -m pytest_toolconformance.host.wire.reference_server`` until it meets the request its
+fault is about, so the kit sees a host that works and then breaks in one way only.
 """
 
 from __future__ import annotations

@@ -2,7 +2,8 @@
 
 :mod:`.protocol` holds the vocabulary and the message schemas, :mod:`.client` the kit's side
 (:class:`~.client.WireHostAdapter`), :mod:`.outcomes` the pytest hook that reports protocol faults as
-*errored*. The reference host's side is :mod:`pytest_toolconformance.host.wire.reference_server`; docs/wire-protocol.md is the spec.
+*errored*. The reference host's side is :mod:`pytest_toolconformance.host.wire.reference_server`;
+docs/wire-protocol.md is the spec.
 """
 
 from __future__ import annotations

@@ -43,7 +43,6 @@ class WireHostWarning(UserWarning):
 
 
 #: Internal: the process can no longer be trusted (dead, hung, or its stream out of step).
-_Fatal = _proc.ProcessFault
 
 
 class _Process(_proc.LineProcess):
@@ -100,13 +99,18 @@ class WireHostAdapter:
             try:
                 argv = shlex.split(command)
             except ValueError as exc:
-                raise HostSpecError(f"--toolconformance-host=exec:{command}: cannot split the command ({exc})") from None
+                raise HostSpecError(
+                    f"--toolconformance-host=exec:{command}: cannot split the command ({exc})"
+                ) from None
             self.command = command
         else:
             argv = list(command)
             self.command = shlex.join(argv)
         if not argv:
-            raise HostSpecError("--toolconformance-host=exec: needs a command, e.g. exec:python -m pytest_toolconformance.host.wire.reference_server")
+            raise HostSpecError(
+                "--toolconformance-host=exec: needs a command, e.g. exec:python -m "
+                "pytest_toolconformance.host.wire.reference_server"
+            )
         if shutil.which(argv[0], path=os.environ.get("PATH") if env is None else env.get("PATH")) is None and not (
             os.sep in argv[0] and os.path.exists(argv[0])
         ):
@@ -159,8 +163,11 @@ class WireHostAdapter:
         self._to_proc.clear()
         kind, value = self._request("reset", {})
         if kind == "error":
-            self._raise_soft("internal", f"it refused reset ({value.get('kind')}: {value.get('message')}); "
-                                         "reset cannot be refused", "reset")
+            self._raise_soft(
+                "internal",
+                f"it refused reset ({value.get('kind')}: {value.get('message')}); reset cannot be refused",
+                "reset",
+            )
 
     def close(self) -> None:
         proc, self._proc = self._proc, None
@@ -175,7 +182,7 @@ class WireHostAdapter:
                 if self.transcript is not None:
                     self.transcript += [("kit", line), ("host", answer)]
                 proc.popen.wait(max(0.0, deadline - time.monotonic()))
-        except (_Fatal, subprocess.TimeoutExpired, OSError):
+        except (_proc.ProcessFault, subprocess.TimeoutExpired, OSError):
             pass  # a host that will not stop politely is killed below; close never fails a run
         finally:
             proc.dispose()
@@ -195,8 +202,14 @@ class WireHostAdapter:
             value = dict(value)
             value["session"] = self._adopt_session(value["session"])
         if method in protocol.STATE_METHODS:
-            self._log.append(_Logged(method, protocol.encode(params), kind == "result",
-                                     value["session"] if method in protocol.SESSION_RESULT_METHODS and kind == "result" else None))
+            self._log.append(
+                _Logged(
+                    method,
+                    protocol.encode(params),
+                    kind == "result",
+                    value["session"] if method in protocol.SESSION_RESULT_METHODS and kind == "result" else None,
+                )
+            )
         return {"error": value} if kind == "error" else value
 
     def _adopt_session(self, proc_id: str) -> str:
@@ -233,10 +246,12 @@ class WireHostAdapter:
         try:
             proc.write(line, deadline)
             raw = proc.readline(deadline)
-        except _Fatal as exc:
+        except _proc.ProcessFault as exc:
             if exc.kind == "timeout":
                 wait = self.startup_timeout if method == "hello" else self.timeout
-                exc.detail = f"no answer within {wait:g} s (--toolconformance-timeout); the kit killed it (pid {proc.pid})"
+                exc.detail = (
+                    f"no answer within {wait:g} s (--toolconformance-timeout); the kit killed it (pid {proc.pid})"
+                )
             self._fatal(proc, exc.kind, exc.detail, method, seq, exc.line)
         if self.transcript is not None:
             self.transcript.append(("host", raw))
@@ -249,25 +264,53 @@ class WireHostAdapter:
                 if method == "hello":
                     hint += " (this line came before the handshake: the first line must answer the hello)"
             self._fatal(proc, "not-json", f"{exc}{hint}", method, seq, raw)
-        if not isinstance(answer, dict) or type(answer.get("seq")) is not int or (("result" in answer) == ("error" in answer)):
-            self._fatal(proc, "not-a-response", 'an answer is an object with an integer "seq" and exactly one of '
-                                                '"result" and "error"', method, seq, raw)
+        if (
+            not isinstance(answer, dict)
+            or type(answer.get("seq")) is not int
+            or (("result" in answer) == ("error" in answer))
+        ):
+            self._fatal(
+                proc,
+                "not-a-response",
+                'an answer is an object with an integer "seq" and exactly one of "result" and "error"',
+                method,
+                seq,
+                raw,
+            )
         if answer["seq"] != seq:
-            self._fatal(proc, "wrong-seq", f"the answer carries seq {answer['seq']}, the request was seq {seq}",
-                        method, seq, raw)
+            self._fatal(
+                proc,
+                "wrong-seq",
+                f"the answer carries seq {answer['seq']}, the request was seq {seq}",
+                method,
+                seq,
+                raw,
+            )
         if "error" in answer:
             problem = protocol.first_problem("common", "error", answer["error"])
             if problem:
-                self._raise_soft("schema", f"the error of the answer to {method} breaks "
-                                           f"schemas/common.json#/$defs/error {problem}", method, seq, raw, proc)
+                self._raise_soft(
+                    "schema",
+                    f"the error of the answer to {method} breaks schemas/common.json#/$defs/error {problem}",
+                    method,
+                    seq,
+                    raw,
+                    proc,
+                )
             err = answer["error"]
             if err["kind"] in protocol.WIRE_ERROR_KINDS:
                 self._raise_soft(err["kind"], f"{err['kind']}: {err['message']}", method, seq, raw, proc)
             return "error", err
         problem = protocol.first_problem(method, "result", answer["result"])
         if problem:
-            self._raise_soft("schema", f"the result of {method} breaks schemas/{method}.json#/$defs/result {problem}",
-                             method, seq, raw, proc)
+            self._raise_soft(
+                "schema",
+                f"the result of {method} breaks schemas/{method}.json#/$defs/result {problem}",
+                method,
+                seq,
+                raw,
+                proc,
+            )
         return "result", answer["result"]
 
     def _fatal(self, proc: _Process, fault: str, detail: str, method: str, seq: int, line: bytes | None = None) -> Any:
@@ -281,8 +324,15 @@ class WireHostAdapter:
         self._last_stderr = stderr
         self._throw(WireProtocolError(self.command, fault, detail, method=method, seq=seq, line=line, stderr=stderr))
 
-    def _raise_soft(self, fault: str, detail: str, method: str, seq: int | None = None, line: bytes | None = None,
-                    proc: _Process | None = None) -> Any:
+    def _raise_soft(
+        self,
+        fault: str,
+        detail: str,
+        method: str,
+        seq: int | None = None,
+        line: bytes | None = None,
+        proc: _Process | None = None,
+    ) -> Any:
         """A bad answer on a stream still in step: the process stays, the request errors."""
         __tracebackhide__ = True
         stderr = proc.stderr_tail() if proc is not None else ""
@@ -330,9 +380,13 @@ class WireHostAdapter:
             self._proc = None
             if self.faults > self.max_restarts:
                 self._give_up(unusable)
-            warnings.warn(WireHostWarning(f"wire host {self.command!r} {self._last_fault}; restarting it and "
-                                          f"replaying {len(self._log)} requests"),
-                          stacklevel=3)
+            warnings.warn(
+                WireHostWarning(
+                    f"wire host {self.command!r} {self._last_fault}; restarting it and "
+                    f"replaying {len(self._log)} requests"
+                ),
+                stacklevel=3,
+            )
         self.starts += 1
         try:
             proc = _Process(self.argv, self.cwd, self.env)
@@ -351,7 +405,8 @@ class WireHostAdapter:
     def _give_up(self, unusable: bool) -> NoReturn:
         __tracebackhide__ = True
         error = WireProtocolError(
-            self.command, "gave-up",
+            self.command,
+            "gave-up",
             f"it met protocol faults in {self.faults} checks in a row (the kit restarts a host at most "
             f"{self.max_restarts} times in a row); every further request errors at once. "
             f"Last fault: {self._last_fault or 'none recorded'}",
@@ -366,16 +421,29 @@ class WireHostAdapter:
         params = {"protocol": protocol.PROTOCOL_VERSION, "kit": __version__, "timeout": self.timeout}
         kind, value = self._exchange(proc, "hello", params, deadline=time.monotonic() + self.startup_timeout)
         if kind == "error":
-            self._fatal(proc, "handshake", f"it refused the hello ({value.get('kind')}: {value.get('message')})", "hello", 0)
+            self._fatal(
+                proc, "handshake", f"it refused the hello ({value.get('kind')}: {value.get('message')})", "hello", 0
+            )
         if value["protocol"] != protocol.PROTOCOL_VERSION:
-            self._fatal(proc, "version", f"it answered protocol {value['protocol']}; this kit speaks protocol "
-                                         f"{protocol.PROTOCOL_VERSION} only (see docs/wire-protocol.md, versioning)",
-                        "hello", 0)
+            self._fatal(
+                proc,
+                "version",
+                f"it answered protocol {value['protocol']}; this kit speaks protocol "
+                f"{protocol.PROTOCOL_VERSION} only (see docs/wire-protocol.md, versioning)",
+                "hello",
+                0,
+            )
         declared = frozenset(c for c in value["capabilities"] if c in CAPABILITIES)
         if self._hello is not None and (self._hello["name"], self._capabilities) != (value["name"], declared):
-            self._fatal(proc, "handshake", f"after a restart it described itself differently: {value['name']!r} "
-                                           f"{sorted(declared)}, before {self._hello['name']!r} "
-                                           f"{sorted(self._capabilities)}", "hello", 0)
+            self._fatal(
+                proc,
+                "handshake",
+                f"after a restart it described itself differently: {value['name']!r} "
+                f"{sorted(declared)}, before {self._hello['name']!r} "
+                f"{sorted(self._capabilities)}",
+                "hello",
+                0,
+            )
         self._hello = dict(value)
         self._capabilities = declared
 
@@ -391,14 +459,25 @@ class WireHostAdapter:
             try:
                 kind, value = self._exchange(proc, entry.method, params)
             except WireProtocolError as exc:
-                self._throw(WireProtocolError(self.command, "replay", f"replaying request {index} of "
-                                              f"{len(self._log)} failed: {exc.summary}", method=entry.method,
-                                              stderr=exc.stderr), count=False)
+                self._throw(
+                    WireProtocolError(
+                        self.command,
+                        "replay",
+                        f"replaying request {index} of {len(self._log)} failed: {exc.summary}",
+                        method=entry.method,
+                        stderr=exc.stderr,
+                    ),
+                    count=False,
+                )
             if (kind == "result") != entry.ok:
-                self._raise_soft("replay", f"replaying request {index} of {len(self._log)} ({entry.method}) gave "
-                                           f"{'a result' if kind == 'result' else 'an error'} this time, "
-                                           f"not {'a result' if entry.ok else 'an error'}: {json.dumps(value)[:300]}",
-                                 entry.method, proc=proc)
+                self._raise_soft(
+                    "replay",
+                    f"replaying request {index} of {len(self._log)} ({entry.method}) gave "
+                    f"{'a result' if kind == 'result' else 'an error'} this time, "
+                    f"not {'a result' if entry.ok else 'an error'}: {json.dumps(value)[:300]}",
+                    entry.method,
+                    proc=proc,
+                )
             if entry.session is not None:
                 to_proc[entry.session] = value["session"]
         self._to_proc = to_proc

@@ -23,7 +23,7 @@ from pytest_toolconformance.host.client import HostProtocolError
 from pytest_toolconformance.host.wire.errors import WireHostUnusable
 
 #: The report attribute that marks a converted failure; it survives xdist's report serialization.
-ATTRIBUTE = "toolconformance_errored"
+ERRORED_ATTRIBUTE = "toolconformance_errored"
 #: Whether this run has shown the fault a host was given up for once already.
 _GAVE_UP_SHOWN = pytest.StashKey[bool]()
 
@@ -52,21 +52,22 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
         found = exception_in(call.excinfo.value, (HostProtocolError, WireHostUnusable, StepOutOfTime))
         if found is not None:
             message = str(found)
-            setattr(report, ATTRIBUTE, message)
+            setattr(report, ERRORED_ATTRIBUTE, message)
             # junitxml writes the properties of the teardown report, which copies the item's.
-            item.user_properties.append((ATTRIBUTE, message.splitlines()[0]))
-            report.user_properties.append((ATTRIBUTE, message.splitlines()[0]))
+            item.user_properties.append((ERRORED_ATTRIBUTE, message.splitlines()[0]))
+            report.user_properties.append((ERRORED_ATTRIBUTE, message.splitlines()[0]))
     _after_giving_up(item, call, report)
     return report
 
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_report_teststatus(report: pytest.TestReport, config: pytest.Config) -> tuple[str, str, str] | None:
-    if report.when == "call" and report.failed and getattr(report, ATTRIBUTE, None):
+    if report.when == "call" and report.failed and getattr(report, ERRORED_ATTRIBUTE, None):
         return "error", "E", "ERROR"
     return None
 
 
 def is_errored(report: Any) -> bool:
     """Whether a report is an error: a setup/teardown failure, or a call converted here."""
-    return bool(report.failed and (getattr(report, "when", "call") != "call" or getattr(report, ATTRIBUTE, None)))
+    outside_the_call = getattr(report, "when", "call") != "call"
+    return bool(report.failed and (outside_the_call or getattr(report, ERRORED_ATTRIBUTE, None)))

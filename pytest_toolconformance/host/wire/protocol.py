@@ -19,7 +19,7 @@ from urllib.parse import urljoin
 import jsonschema
 from referencing import Registry, Resource
 
-from pytest_toolconformance.host.contract import BY_NAME, ERROR_KINDS, WIRE_METHODS
+from pytest_toolconformance.host.contract import ERROR_KINDS, WIRE_METHODS
 
 #: The protocol version this kit speaks. A host answers the hello with the version it will speak;
 #: a host that cannot speak this one is reported, never guessed at.
@@ -29,7 +29,9 @@ SCHEMAS_DIR = Path(__file__).with_name("schemas")
 
 #: Requests that mirror the adapter contract, in contract order; ``hello`` and ``stop`` frame them.
 CONTRACT_METHODS: tuple[str, ...] = tuple(m.name for m in WIRE_METHODS)
-METHODS: tuple[str, ...] = ("hello", *CONTRACT_METHODS, "stop")
+#: Every request name on the wire, framed by ``hello`` and ``stop`` (:data:`.contract.METHODS` are the
+#: adapter's method declarations, of which these are the names).
+REQUESTS: tuple[str, ...] = ("hello", *CONTRACT_METHODS, "stop")
 
 #: Which declared capabilities let the kit send a method: any one of them will do. A method missing
 #: here (hello, reset, stop) is always sent (the declaration: :class:`~..contract.HostAdapter`).
@@ -97,10 +99,6 @@ def first_problem(name: str, part: str, instance: Any) -> str | None:
     where = "/" + "/".join(str(p) for p in best.absolute_path)
     return f"at {where}: {best.message[:300]}"
 
-
-def allowed(method: str, capabilities: frozenset[str]) -> bool:
-    """Whether a host declaring ``capabilities`` may be sent ``method`` (hello and stop always)."""
-    return method not in BY_NAME or BY_NAME[method].allowed(capabilities)
 
 
 def encode(message: Mapping[str, Any]) -> bytes:

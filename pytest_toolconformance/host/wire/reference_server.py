@@ -121,15 +121,25 @@ class Server:
     def hello(self, seq: int, params: dict[str, Any]) -> None:
         kit_protocol = params.get("protocol")
         if not isinstance(kit_protocol, int) or kit_protocol < PROTOCOL_VERSION:
-            self.error(seq, "bad-request", f"this host speaks protocol {PROTOCOL_VERSION}; the kit offered {kit_protocol!r}")
+            self.error(
+                seq, "bad-request", f"this host speaks protocol {PROTOCOL_VERSION}; the kit offered {kit_protocol!r}"
+            )
             return
         timeout = params.get("timeout")
         if self.host is not None:
             self.host.close()
         self.host = self.make_host(float(timeout) if isinstance(timeout, (int, float)) and timeout > 0 else None)
-        self.send({"seq": seq, "result": {
-            "name": NAME, "version": VERSION, "protocol": PROTOCOL_VERSION, "capabilities": list(CAPABILITIES),
-        }})
+        self.send(
+            {
+                "seq": seq,
+                "result": {
+                    "name": NAME,
+                    "version": VERSION,
+                    "protocol": PROTOCOL_VERSION,
+                    "capabilities": list(CAPABILITIES),
+                },
+            }
+        )
 
     def close(self) -> None:
         if self.host is not None:
@@ -149,8 +159,12 @@ def _default_host(kit_timeout: float | None) -> JsonHost:
     return JsonHost(call_timeout=plugin_time_bound(kit_timeout))
 
 
-def serve(stdin: IO[bytes] | None = None, stdout: IO[bytes] | None = None,
-          make_host: Callable[[float | None], JsonHost] | None = None, server_class: type[Server] = Server) -> int:
+def serve(
+    stdin: IO[bytes] | None = None,
+    stdout: IO[bytes] | None = None,
+    make_host: Callable[[float | None], JsonHost] | None = None,
+    server_class: type[Server] = Server,
+) -> int:
     """Serve requests until ``stop`` or end of input; returns the exit status. ``server_class``
     lets a test host (tests/wire_hosts/) change how some requests are answered."""
     if stdout is None:

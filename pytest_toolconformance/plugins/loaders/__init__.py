@@ -182,7 +182,8 @@ def load_plugin(
             if found is None:
                 raise PluginLoadError(
                     f"plugin folder {target} has no {MANIFEST_NAME}, no pi extension in its package.json "
-                    f"(\"pi\": {{\"extensions\": [...]}}), none of {', '.join(DEFAULT_ENTRIES)} and no package.json 'main' "
+                    f'("pi": {{"extensions": [...]}}), none of {", ".join(DEFAULT_ENTRIES)} and no package.json '
+                    f'\'main\' '
                     f'that exists; add one of them, or a {MANIFEST_NAME} with "name" and "entry"',
                     subject=str(target),
                 )

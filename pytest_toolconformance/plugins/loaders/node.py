@@ -136,7 +136,8 @@ class NodePlugin:
         self.node = node
         self.cwd = os.fspath(cwd) if cwd is not None else None
         self.writable: list[str] = [os.fspath(p) for p in writable] + ([self.cwd] if self.cwd else [])
-        self.kind = "ts" if self.entry.suffix in TS_SUFFIXES else "esm"
+        #: How the bridge imports the entry: "ts" (through jiti) or "esm" (Node's own loader).
+        self.module_format = "ts" if self.entry.suffix in TS_SUFFIXES else "esm"
         self.sync_host_calls = sync_host_calls and _POSIX
         self.last_network_attempts: list[str] = []
         self.last_ctx_reads: list[str] = []
@@ -288,7 +289,7 @@ class NodePlugin:
             self._connection.stop(grace)
 
     def _load_message(self, *, replay: bool) -> dict[str, Any]:
-        return {"op": "load", "entry": str(self.entry), "kind": self.kind, "replay": replay,
+        return {"op": "load", "entry": str(self.entry), "kind": self.module_format, "replay": replay,
                 "workspace": self.cwd, "mirror": self._mirror}
 
     def _take_load(self, answer: Mapping[str, Any], stash: Mapping[str, BaseException] | None = None) -> None:
@@ -302,7 +303,7 @@ class NodePlugin:
                 # The plugin let a host refusal escape register(): surface the host's own exception.
                 raise stash[token]
             node = self.node or os.environ.get("TOOLCONFORMANCE_NODE") or shutil.which("node")
-            raise load_failure(self.entry, self.kind, node, self.timeout, error, tail)
+            raise load_failure(self.entry, self.module_format, node, self.timeout, error, tail)
         self._loaded = True
         self.form = answer.get("form")
         self.tools = [(t["handle"], t["name"]) for t in answer.get("tools", [])]
@@ -346,7 +347,8 @@ class NodePlugin:
             try:
                 answer = self._call(proxy.tool, proxy.handle, call_id, params, cwd, self._mirror, _CallNotes(ctx))
             except EncodeError as exc:
-                raise PluginToolError(proxy.tool, "TypeError", f"tool {proxy.tool!r}: cannot send to node: {exc}") from None
+                message = f"tool {proxy.tool!r}: cannot send to node: {exc}"
+                raise PluginToolError(proxy.tool, "TypeError", message) from None
         if answer.get("ok"):
             return answer.get("result")
         error = answer.get("error") or {}
@@ -372,15 +374,20 @@ class NodePlugin:
         except StepTimedOut as out:
             self._loaded = False
             raise PluginTimeoutError(
-                timeout_text(self.name, self.entry, out.step, out.bound, what, message["op"] == "load",
-                             connection.stderr_tail()),
-                phase=out.step, bound=out.bound, subject=str(self.entry),
+                timeout_text(
+                    self.name, self.entry, out.step, out.bound, what, message["op"] == "load", connection.stderr_tail()
+                ),
+                phase=out.step,
+                bound=out.bound,
+                subject=str(self.entry),
             ) from None
         except BridgeClosed as closed:
             self._loaded = False
             raise PluginExitError(
                 exit_text(self.name, self.entry, closed.exit_code, what, connection.stderr_tail()),
-                exit_code=closed.exit_code, stderr_tail=connection.stderr_tail(), subject=str(self.entry),
+                exit_code=closed.exit_code,
+                stderr_tail=connection.stderr_tail(),
+                subject=str(self.entry),
             ) from None
 
     def _bound_of(self, step: str) -> float:

@@ -123,7 +123,7 @@ def timeout_text(plugin: str, entry: Path, step: str, bound: float, what: str, l
             + tail_note(tail))
 
 
-def load_failure(entry: Path, kind: str, node: str | None, timeout: float,
+def load_failure(entry: Path, module_format: str, node: str | None, timeout: float,
                  error: Mapping[str, Any], tail: str | None) -> PluginLoadError:
     """The bridge's report of a failed load (``error``) as a finding a plugin author acts on."""
     phase = error.get("phase")
@@ -161,7 +161,7 @@ def load_failure(entry: Path, kind: str, node: str | None, timeout: float,
             "or fix the import specifier"
         )
     elif name == "SyntaxError":
-        location = syntax_location(entry, node, timeout) if kind != "ts" and node else ""
+        location = syntax_location(entry, node, timeout) if module_format != "ts" and node else ""
         text = (
             f"Could not load {where}: {js}{f' at {location}' if location else ''}. Fix the syntax "
             "error in the entry file or in a module it imports"

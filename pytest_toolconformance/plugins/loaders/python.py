@@ -21,7 +21,9 @@ def _module_name(path: Path) -> str:
 def _import_failure(exc: Exception) -> str:
     """What went wrong in a plugin's module body, and what to do about it."""
     if isinstance(exc, SyntaxError):
-        return f"SyntaxError: {exc.msg} at line {exc.lineno}, column {exc.offset}. Fix the syntax error and load it again"
+        return (
+            f"SyntaxError: {exc.msg} at line {exc.lineno}, column {exc.offset}. Fix the syntax error and load it again"
+        )
     if isinstance(exc, ImportError):
         return f"{type(exc).__name__}: {exc}. Install the missing package or fix the import"
     return f"importing it raised {type(exc).__name__}: {exc}. Fix the module's top-level code"
@@ -51,8 +53,9 @@ def load_python_plugin(path: Path) -> Any:
         spec.loader.exec_module(module)
     except Exception as exc:
         sys.modules.pop(name, None)
-        raise PluginLoadError(f"Could not load Python plugin {path}: {_import_failure(exc)}",
-                              subject=str(path)) from exc
+        raise PluginLoadError(
+            f"Could not load Python plugin {path}: {_import_failure(exc)}", subject=str(path)
+        ) from exc
     finally:
         if added:
             try:

@@ -43,10 +43,14 @@ def blocked_network(attempts: list[str]) -> Iterator[None]:
         attempts.append(f"dns:{host}")
         if literal(host):
             return original["getaddrinfo"](host, *args, **kwargs)
-        raise socket.gaierror(socket.EAI_NONAME, f"Name or service not known: {host} (no network under pytest-toolconformance)")
+        raise socket.gaierror(
+            socket.EAI_NONAME, f"Name or service not known: {host} (no network under pytest-toolconformance)"
+        )
 
     def refused(where: Any) -> OSError:
-        return ConnectionRefusedError(errno.ECONNREFUSED, f"Connection refused: {where} (no network under pytest-toolconformance)")
+        return ConnectionRefusedError(
+            errno.ECONNREFUSED, f"Connection refused: {where} (no network under pytest-toolconformance)"
+        )
 
     def gethostbyname(host: Any) -> Any:
         dns(host)

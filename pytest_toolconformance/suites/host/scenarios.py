@@ -140,7 +140,8 @@ def mismatch(expected: Any, actual: Any, where: str = "$") -> str | None:
                 return problem
         return None
     if not _same_scalar(expected, actual):
-        return f"{where}: expected {json.dumps(expected, ensure_ascii=False)}, got {json.dumps(actual, ensure_ascii=False)[:300]}"
+        got = json.dumps(actual, ensure_ascii=False)[:300]
+        return f"{where}: expected {json.dumps(expected, ensure_ascii=False)}, got {got}"
     return None
 
 
@@ -176,12 +177,16 @@ class CaseRunner:
 
     def fail(self, index: int, step: Mapping[str, Any], expected: str, actual: Any) -> None:
         if step.get("unless"):
-            pytest.skip(f"case {self.case.id} does not apply: {step['unless']} (step {index} [{step.get('do')}]: "
-                        f"{expected[:200]})")
+            pytest.skip(
+                f"case {self.case.id} does not apply: {step['unless']} (step {index} [{step.get('do')}]: "
+                f"{expected[:200]})"
+            )
         rule = step.get("rule") or self.case.rules[0]
         if rule not in self.case.rules:
-            pytest.skip(f"blocked by {rule}: case {self.case.id} needs {rule} as a precondition and step {index} "
-                        f"[{step.get('do')}] found it broken ({expected[:300]})")
+            pytest.skip(
+                f"blocked by {rule}: case {self.case.id} needs {rule} as a precondition and step {index} "
+                f"[{step.get('do')}] found it broken ({expected[:300]})"
+            )
         if self.case.data.get("plugins") or any(s.get("do") == "install" for s in self.case.data.get("steps", [])):
             origin_holds(self.client, rule)
         # Short as a plugin finding: what differs, and where the case is; the whole case is in its file.
@@ -191,7 +196,7 @@ class CaseRunner:
             shorten(actual, 500),
             subject="host",
             reproduction=f"scenario {self.case.id} in scenarios/{self.case.file}, its steps 1 to {index}: "
-                         + "; ".join(_step_summary(s) for s in self.case.data.get("steps", [])[:index]),
+            + "; ".join(_step_summary(s) for s in self.case.data.get("steps", [])[:index]),
         )
 
     def run(self) -> None:
@@ -234,7 +239,9 @@ class CaseRunner:
             if do == "compose":
                 return session.compose()
             if do == "call":
-                return session.ask("call", step["tool"], step.get("arguments", {}), step.get("callId"), refusal="return")
+                return session.ask(
+                    "call", step["tool"], step.get("arguments", {}), step.get("callId"), refusal="return"
+                )
             if do == "queue":
                 return {"ticket": session.queue_call(step["tool"], step.get("arguments", {}))}
             if do == "run_queued":
@@ -284,11 +291,18 @@ class CaseRunner:
         for rule, needed in (expect.get("needs") or {}).items():
             problem = mismatch(needed, answer)
             if problem:
-                self.fail(index, {**step, "rule": rule}, f"answer matches {json.dumps(needed)[:300]} ({problem})", answer)
+                self.fail(
+                    index, {**step, "rule": rule}, f"answer matches {json.dumps(needed)[:300]} ({problem})", answer
+                )
         if "match" in expect:
             problem = mismatch(expect["match"], answer)
             if problem:
-                self.fail(index, step, f"answer matches {json.dumps(expect['match'], ensure_ascii=False)[:600]} ({problem})", answer)
+                self.fail(
+                    index,
+                    step,
+                    f"answer matches {json.dumps(expect['match'], ensure_ascii=False)[:600]} ({problem})",
+                    answer,
+                )
         if "catalog" in expect:
             self._expect_catalog(index, step, expect["catalog"], answer)
         if "schema" in expect:
@@ -298,8 +312,12 @@ class CaseRunner:
                 where = "/".join(str(p) for p in first.absolute_path) or "(root)"
                 # jsonschema's message quotes the whole instance; the finding shows the part that fails.
                 said = first.message if len(first.message) <= 200 else f"it fails the schema's {first.validator!r}"
-                self.fail(index, step, f"answer satisfies {expect.get('says') or 'the step schema'} (at {where}: "
-                                       f"{said})", {where: first.instance} if where != "(root)" else answer)
+                self.fail(
+                    index,
+                    step,
+                    f"answer satisfies {expect.get('says') or 'the step schema'} (at {where}: {said})",
+                    {where: first.instance} if where != "(root)" else answer,
+                )
 
     def _expect_catalog(self, index: int, step: Mapping[str, Any], wanted: Mapping[str, Any], answer: Any) -> None:
         entries = {e.get("name"): e for e in (answer or {}).get("catalog") or [] if isinstance(e, Mapping)}
@@ -314,9 +332,11 @@ class CaseRunner:
                 continue
             missing = sorted(set(fields) - set(entry))
             if missing:
-                pytest.skip(f"the host does not report {', '.join(missing)} in compose's catalog entries, where "
-                            f"{'/'.join(self.case.rules)} reads the host's own classification (see "
-                            "docs/host-implementers.md, 'Tool metadata in the catalog')")
+                pytest.skip(
+                    f"the host does not report {', '.join(missing)} in compose's catalog entries, where "
+                    f"{'/'.join(self.case.rules)} reads the host's own classification (see "
+                    "docs/host-implementers.md, 'Tool metadata in the catalog')"
+                )
             problem = mismatch(dict(fields), entry, f"$.catalog[{name}]")
             if problem:
                 self.fail(index, step, f"the catalog entry of {name} carries {json.dumps(fields)} ({problem})", entry)

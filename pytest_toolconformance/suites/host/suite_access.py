@@ -51,38 +51,61 @@ class _Tracked:
         self.identity_owner = identity_owner
 
 
-def _check_access_rule(rule_id: str, tracked: _Tracked, live: JSON, access: JSON, identity: JSON, trace: list[Any]) -> None:
+def _check_access_rule(
+    rule_id: str, tracked: _Tracked, live: JSON, access: JSON, identity: JSON, trace: list[Any]
+) -> None:
     live_admin, live_projects, live_owner = live["admin"], frozenset(live["projectIds"]), live["owner"]
     got_admin, got_projects = access.get("admin"), access.get("projectIds")
-    scenario = {"steps": trace, "session": tracked.session.id,
-                "ceiling": {"admin": tracked.ceiling_admin, "projectIds": sorted(tracked.ceiling_projects)},
-                "live": {"admin": live_admin, "owner": live_owner, "projectIds": sorted(live_projects)}}
+    scenario = {
+        "steps": trace,
+        "session": tracked.session.id,
+        "ceiling": {"admin": tracked.ceiling_admin, "projectIds": sorted(tracked.ceiling_projects)},
+        "live": {"admin": live_admin, "owner": live_owner, "projectIds": sorted(live_projects)},
+    }
     if rule_id in ("ACCESS-1", "ACCESS-2", "ACCESS-3"):
-        check(isinstance(got_admin, bool) and isinstance(got_projects, list), rule_id,
-              "currentAccess() has a boolean admin and a list projectIds", access, scenario)
+        check(
+            isinstance(got_admin, bool) and isinstance(got_projects, list),
+            "currentAccess() has a boolean admin and a list projectIds",
+            access,
+            scenario,
+        )
     projects = frozenset(got_projects or ())
     if rule_id == "ACCESS-1":
         want_admin = live_admin and tracked.ceiling_admin
         want_projects = live_projects & tracked.ceiling_projects
-        check(got_admin == want_admin and projects == want_projects and len(got_projects) == len(projects),
-              "ACCESS-1", f"access is the live policy intersected with the captured ceiling: admin {want_admin}, "
-              f"projectIds {sorted(want_projects)}", access, scenario)
+        check(
+            got_admin == want_admin and projects == want_projects and len(got_projects) == len(projects),
+            f"access is the live policy intersected with the captured ceiling: admin {want_admin}, "
+            f"projectIds {sorted(want_projects)}",
+            access,
+            scenario,
+        )
     elif rule_id == "ACCESS-2":
-        check(not (got_admin and not live_admin) and projects <= live_projects, "ACCESS-2",
-              "a demotion or Project revocation applies to the running session at once (access within the live "
-              f"policy: admin only if live admin is {live_admin}, projectIds within {sorted(live_projects)})",
-              access, scenario)
+        check(
+            not (got_admin and not live_admin) and projects <= live_projects,
+            "a demotion or Project revocation applies to the running session at once (access within the live "
+            f"policy: admin only if live admin is {live_admin}, projectIds within {sorted(live_projects)})",
+            access,
+            scenario,
+        )
     elif rule_id == "ACCESS-3":
-        check(not (got_admin and not tracked.ceiling_admin) and projects <= tracked.ceiling_projects, "ACCESS-3",
-              "a later grant never widens the session beyond what it captured when it opened "
-              f"(admin only if it was admin then; projectIds within {sorted(tracked.ceiling_projects)})",
-              access, scenario)
+        check(
+            not (got_admin and not tracked.ceiling_admin) and projects <= tracked.ceiling_projects,
+            "a later grant never widens the session beyond what it captured when it opened "
+            f"(admin only if it was admin then; projectIds within {sorted(tracked.ceiling_projects)})",
+            access,
+            scenario,
+        )
     else:
         want_admin = tracked.identity_admin and live_admin
         want_owner = tracked.identity_owner and live_owner
-        check(identity.get("admin") is want_admin and identity.get("owner") is want_owner, "ACCESS-4",
-              "currentIdentity() keeps captured admin/owner only while live authority holds, and never promotes: "
-              f"admin {want_admin}, owner {want_owner}", identity, scenario)
+        check(
+            identity.get("admin") is want_admin and identity.get("owner") is want_owner,
+            "currentIdentity() keeps captured admin/owner only while live authority holds, and never promotes: "
+            f"admin {want_admin}, owner {want_owner}",
+            identity,
+            scenario,
+        )
 
 
 def _machine(client: HostClient, rule_id: str) -> type[RuleBasedStateMachine]:
@@ -102,13 +125,23 @@ def _machine(client: HostClient, rule_id: str) -> type[RuleBasedStateMachine]:
         def _open(self, identity_admin: bool, identity_owner: bool) -> None:
             identity = {"userId": ACCOUNT, "admin": identity_admin, "owner": identity_owner}
             session = client.open(identity=identity)
-            self.tracked.append(_Tracked(session, self.live["admin"], frozenset(self.live["projectIds"]),
-                                         identity_admin, identity_owner))
+            self.tracked.append(
+                _Tracked(
+                    session, self.live["admin"], frozenset(self.live["projectIds"]), identity_admin, identity_owner
+                )
+            )
             self.trace.append({"do": "open", "as": session.id, "identity": identity})
 
-        @initialize(admin=st.booleans(), owner=st.booleans(), projects=st.sets(st.sampled_from(PROJECTS)),
-                    identity_admin=st.booleans(), identity_owner=st.booleans())
-        def start(self, admin: bool, owner: bool, projects: set[str], identity_admin: bool, identity_owner: bool) -> None:
+        @initialize(
+            admin=st.booleans(),
+            owner=st.booleans(),
+            projects=st.sets(st.sampled_from(PROJECTS)),
+            identity_admin=st.booleans(),
+            identity_owner=st.booleans(),
+        )
+        def start(
+            self, admin: bool, owner: bool, projects: set[str], identity_admin: bool, identity_owner: bool
+        ) -> None:
             self._policy(admin=admin, owner=owner, projectIds=sorted(projects))
             self._open(identity_admin, identity_owner)
 
@@ -158,7 +191,10 @@ def _machine(client: HostClient, rule_id: str) -> type[RuleBasedStateMachine]:
 
 @pytest.mark.parametrize(
     "rule_id",
-    [pytest.param(r, id=r, marks=[pytest.mark.toolconformance(r)]) for r in ("ACCESS-1", "ACCESS-2", "ACCESS-3", "ACCESS-4")],
+    [
+        pytest.param(r, id=r, marks=[pytest.mark.toolconformance(r)])
+        for r in ("ACCESS-1", "ACCESS-2", "ACCESS-3", "ACCESS-4")
+    ],
 )
 def test_live_access_state_machine(toolconformance_host: HostClient, rule_id: str) -> None:
     """Random sequences of policy changes; after every step, every open session obeys ``rule_id``."""
@@ -178,11 +214,13 @@ def test_access5_reread_within_one_call(toolconformance_host: HostClient, wait: 
     toolconformance_host.require("registration", "calls", "policy")
     account = "acct-reread"
     handler: list[JSON] = [
-        {"op": "access"}, {"op": "identity"},
+        {"op": "access"},
+        {"op": "identity"},
         {"op": "sleep", "seconds": wait},
         {"op": "policy", "account": account, "changes": {"admin": False, "owner": False, "projectIds": ["p1"]}},
         {"op": "sleep", "seconds": wait},
-        {"op": "access"}, {"op": "identity"},
+        {"op": "access"},
+        {"op": "identity"},
         {"op": "text", "text": "read twice"},
     ]
     doc = plugin("reader", [tool("ReadTwice", handler=handler)])
@@ -190,22 +228,43 @@ def test_access5_reread_within_one_call(toolconformance_host: HostClient, wait: 
     toolconformance_host.set_policy(account, admin=True, owner=True, projectIds=["p1", "p2"])
     session = toolconformance_host.open(identity={"userId": account, "admin": True, "owner": True})
     answer = session.call("ReadTwice", {})
-    scenario = {"plugins": [doc], "policy": {account: {"admin": True, "owner": True, "projectIds": ["p1", "p2"]}},
-                "open": session.spec, "call": "ReadTwice"}
+    scenario = {
+        "plugins": [doc],
+        "policy": {account: {"admin": True, "owner": True, "projectIds": ["p1", "p2"]}},
+        "open": session.spec,
+        "call": "ReadTwice",
+    }
     reads = [o for o in answer.get("observations") or [] if o.get("op") in ("access", "identity")]
-    check(len(reads) == 4 and answer.get("handlerRan") is True, "ACCESS-5",
-          "the handler runs and its four reads (access, identity, access, identity) are observed", answer, scenario)
+    check(
+        len(reads) == 4 and answer.get("handlerRan") is True,
+        "the handler runs and its four reads (access, identity, access, identity) are observed",
+        answer,
+        scenario,
+    )
     first_access, first_identity, second_access, second_identity = (r.get("value") or {} for r in reads)
-    check(first_access.get("admin") is True, "ACCESS-5", "the first read sees the policy in force when the call "
-          "began (admin true)", reads, scenario)
-    check(second_access.get("admin") is False and "p2" not in (second_access.get("projectIds") or []),
-          "ACCESS-5", "the read after the policy changed (and after the wait) sees the change: admin false, "
-          "p2 no longer in projectIds", reads, scenario)
-    check(first_identity.get("owner") is True and second_identity.get("owner") is False
-          and second_identity.get("admin") is False, "ACCESS-5",
-          "currentIdentity() read after the change has lost owner and admin", reads, scenario)
+    check(
+        first_access.get("admin") is True,
+        "the first read sees the policy in force when the call began (admin true)",
+        reads,
+        scenario,
+    )
+    check(
+        second_access.get("admin") is False and "p2" not in (second_access.get("projectIds") or []),
+        "the read after the policy changed (and after the wait) sees the change: admin false, "
+        "p2 no longer in projectIds",
+        reads,
+        scenario,
+    )
+    check(
+        first_identity.get("owner") is True
+        and second_identity.get("owner") is False
+        and second_identity.get("admin") is False,
+        "currentIdentity() read after the change has lost owner and admin",
+        reads,
+        scenario,
+    )
     after = session.access()
-    check(after.get("admin") is False, "ACCESS-5", "the next read outside the call sees the change too", after, scenario)
+    check(after.get("admin") is False, "the next read outside the call sees the change too", after, scenario)
 
 
 # -- ACCESS-6/7/8: the file tools against the real directory, generated ------------------------------
@@ -253,28 +312,45 @@ def test_access8_file_tools_follow_current_access_roots(toolconformance_host: Ho
             for roots in (before, after):  # the second round: the policy changed under the open session
                 client.set_policy("acct-roots", roots=roots)
                 reported = session.access().get("roots")
-                scenario = {"policy": {"roots": roots}, "open": {"sandboxRoot": "<tmp>"}, "reportedRoots": reported,
-                            "files": [f"/workspace/{d}/f.txt" for d in _DIRS]}
-                check(isinstance(reported, list) and sorted(reported) == sorted(roots), "ACCESS-8",
-                      f"currentAccess().roots is the live policy's roots {roots}", reported, scenario)
+                scenario = {
+                    "policy": {"roots": roots},
+                    "open": {"sandboxRoot": "<tmp>"},
+                    "reportedRoots": reported,
+                    "files": [f"/workspace/{d}/f.txt" for d in _DIRS],
+                }
+                check(
+                    isinstance(reported, list) and sorted(reported) == sorted(roots),
+                    f"currentAccess().roots is the live policy's roots {roots}",
+                    reported,
+                    scenario,
+                )
                 for d in _DIRS:
                     guest = f"/workspace/{d}/f.txt"
                     inside = _within(guest, roots)
                     got = _text(session.call("Read", {"file_path": guest}))
-                    check((f"MARK-{d}-7f3" in got) == inside, "ACCESS-8",
-                          f"Read {guest} {'returns' if inside else 'does not return'} the file under roots {roots}",
-                          got, {**scenario, "call": {"tool": "Read", "file_path": guest}})
+                    check(
+                        (f"MARK-{d}-7f3" in got) == inside,
+                        f"Read {guest} {'returns' if inside else 'does not return'} the file under roots {roots}",
+                        got,
+                        {**scenario, "call": {"tool": "Read", "file_path": guest}},
+                    )
                     listed = _text(session.call("ListDir", {"path": f"/workspace/{d}"}))
-                    check(("f.txt" in listed) == _within(f"/workspace/{d}", roots), "ACCESS-8",
-                          f"ListDir /workspace/{d} lists its entries only inside roots {roots}", listed,
-                          {**scenario, "call": {"tool": "ListDir", "path": f"/workspace/{d}"}})
+                    check(
+                        ("f.txt" in listed) == _within(f"/workspace/{d}", roots),
+                        f"ListDir /workspace/{d} lists its entries only inside roots {roots}",
+                        listed,
+                        {**scenario, "call": {"tool": "ListDir", "path": f"/workspace/{d}"}},
+                    )
                     new = root / d / f"new-{len(roots)}-{roots is after}.txt"
                     guest_new = f"/workspace/{d}/{new.name}"
                     session.call("Write", {"file_path": guest_new, "content": "written"})
-                    check(new.exists() == _within(guest_new, roots), "ACCESS-8",
-                          f"Write {guest_new} {'creates' if _within(guest_new, roots) else 'does not create'} the file "
-                          f"under roots {roots}", {"exists": new.exists()},
-                          {**scenario, "call": {"tool": "Write", "file_path": guest_new}})
+                    check(
+                        new.exists() == _within(guest_new, roots),
+                        f"Write {guest_new} {'creates' if _within(guest_new, roots) else 'does not create'} the file "
+                        f"under roots {roots}",
+                        {"exists": new.exists()},
+                        {**scenario, "call": {"tool": "Write", "file_path": guest_new}},
+                    )
 
     seeded(run)()
 
@@ -302,13 +378,17 @@ def test_access6_queue_rechecks_roots_at_run_time(toolconformance_host: HostClie
             client.set_policy("acct-queue", roots=run_under)
             outcomes = session.run_queued()
             scenario = {"queuedUnderRoots": queued_under, "runUnderRoots": run_under, "queued": targets}
-            check(len(outcomes) == len(targets), "ACCESS-6", "one outcome per queued Write", outcomes, scenario)
+            check(len(outcomes) == len(targets), "one outcome per queued Write", outcomes, scenario)
             for guest in targets:
                 exists = (root / guest.removeprefix("/workspace/")).exists()
                 inside = _within(guest, run_under)
-                check(exists == inside, "ACCESS-6",
-                      f"queued Write {guest} {'runs' if inside else 'is refused inside the queue'}: the roots in force "
-                      f"when the queue runs are {run_under}", {"exists": exists}, scenario)
+                check(
+                    exists == inside,
+                    f"queued Write {guest} {'runs' if inside else 'is refused inside the queue'}: the roots in force "
+                    f"when the queue runs are {run_under}",
+                    {"exists": exists},
+                    scenario,
+                )
 
     seeded(run)()
 
@@ -359,9 +439,14 @@ def test_access7_guard_over_random_histories(toolconformance_host: HostClient) -
                 history.append({"call": action.capitalize(), "guardAllows": allowed})
                 after = path.read_text("utf-8") if path.exists() else None
                 want = new if allowed else disk
-                check(after == want, "ACCESS-7",
-                      f"{action.capitalize()} {'goes through' if allowed else 'is refused: the bytes changed since they were read'}"
-                      f" (file now {want!r})", {"file": after}, {"steps": history})
+                check(
+                    after == want,
+                    f"{action.capitalize()} "
+                    f"{'goes through' if allowed else 'is refused: the bytes changed since they were read'}"
+                    f" (file now {want!r})",
+                    {"file": after},
+                    {"steps": history},
+                )
                 if allowed:
                     seen = new
 
@@ -412,41 +497,69 @@ def test_planfile1_presence(toolconformance_host: HostClient, conversation: str,
     scenario = {"open": turn.spec, "subject": subject}
     if own_plan_turn:
         got = access.get("planFile")
-        check(isinstance(got, str) and got.startswith("/workspace/") and len(got) > len("/workspace/"), "PLANFILE-1",
-              f"a {conversation} Project conversation's own Plan turn carries planFile, an exact guest path under "
-              "/workspace", access, scenario)
+        check(
+            isinstance(got, str) and got.startswith("/workspace/") and len(got) > len("/workspace/"),
+            f"a {conversation} Project conversation's own Plan turn carries planFile, an exact guest path under "
+            "/workspace",
+            access,
+            scenario,
+        )
     else:
-        check(access.get("planFile") is None, "PLANFILE-1",
-              f"no planFile on a {mode} turn of a {conversation} conversation's {subject}", access, scenario)
+        check(
+            access.get("planFile") is None,
+            f"no planFile on a {mode} turn of a {conversation} conversation's {subject}",
+            access,
+            scenario,
+        )
 
 
 @pytest.mark.toolconformance("PLANFILE-1")
-@pytest.mark.parametrize(("conversation", "mode"), [("host", "plan"), ("host", "build"), ("managed", "build"), ("local", "build")])
+@pytest.mark.parametrize(
+    ("conversation", "mode"), [("host", "plan"), ("host", "build"), ("managed", "build"), ("local", "build")]
+)
 def test_planfile1_spec_contradiction_refused(toolconformance_host: HostClient, conversation: str, mode: str) -> None:
     """A session spec that names planFile where none is minted is refused as a spec error naming PLANFILE-1."""
     toolconformance_host.require("plan-file")
-    spec: JSON = {"identity": {"userId": "u-plan"}, "conversation": conversation, "mode": mode,
-                  "planFile": "/workspace/.plans/forged/plan.md"}
+    spec: JSON = {
+        "identity": {"userId": "u-plan"},
+        "conversation": conversation,
+        "mode": mode,
+        "planFile": "/workspace/.plans/forged/plan.md",
+    }
     if conversation != "host":
         spec["projectId"] = "proj-1"
     answer = toolconformance_host.open_raw(spec)
     err = answer.get("error") or {}
-    check(err.get("kind") == "spec" and "PLANFILE-1" in f"{err.get('rule')} {err.get('message')}", "PLANFILE-1",
-          "the spec is refused: error.kind 'spec', naming PLANFILE-1 (rule or message)", answer, {"open": spec})
+    check(
+        err.get("kind") == "spec" and "PLANFILE-1" in f"{err.get('rule')} {err.get('message')}",
+        "the spec is refused: error.kind 'spec', naming PLANFILE-1 (rule or message)",
+        answer,
+        {"open": spec},
+    )
 
 
 # -- DELEG-2/3 and PLANFILE-5: random delegation chains --------------------------------------------
 
-_REQUESTED = st.fixed_dictionaries({}, optional={
-    "readOnly": st.booleans(), "planMode": st.booleans(),
-    "planFile": st.sampled_from(["{plan}", "/workspace/.plans/forged/plan.md"]),
-})
+_REQUESTED = st.fixed_dictionaries(
+    {},
+    optional={
+        "readOnly": st.booleans(),
+        "planMode": st.booleans(),
+        "planFile": st.sampled_from(["{plan}", "/workspace/.plans/forged/plan.md"]),
+    },
+)
 _CHAIN = st.lists(st.tuples(st.booleans(), _REQUESTED), min_size=1, max_size=4)
-_STARTS = st.sampled_from([("managed", "plan"), ("local", "plan"), ("host", "plan"), ("managed", "build"), ("host", "build")])
+_STARTS = st.sampled_from(
+    [("managed", "plan"), ("local", "plan"), ("host", "plan"), ("managed", "build"), ("host", "build")]
+)
 
 
-def _walk_chain(client: HostClient, start: tuple[str, str], chain: list[tuple[bool, JSON]],
-                visit: Callable[[int, Session, JSON, JSON, JSON], None]) -> None:
+def _walk_chain(
+    client: HostClient,
+    start: tuple[str, str],
+    chain: list[tuple[bool, JSON]],
+    visit: Callable[[int, Session, JSON, JSON, JSON], None],
+) -> None:
     client.reset()
     turn = _open_turn(client, *start)
     parent_access = turn.access()
@@ -480,12 +593,19 @@ def test_deleg3_child_never_clears_restrictions(toolconformance_host: HostClient
 
     def visit(depth: int, child: Session, parent: JSON, access: JSON, scenario: JSON) -> None:
         if parent.get("readOnly") is True or scenario["delegated"]["readOnly"]:
-            check(access.get("readOnly") is True, "DELEG-3",
-                  f"the child at depth {depth} stays readOnly (its parent was read-only or it was delegated read-only)",
-                  access, scenario)
+            check(
+                access.get("readOnly") is True,
+                f"the child at depth {depth} stays readOnly (its parent was read-only or it was delegated read-only)",
+                access,
+                scenario,
+            )
         if parent.get("planMode") is True:
-            check(access.get("planMode") is True, "DELEG-3",
-                  f"the child at depth {depth} keeps planMode, whatever its request said", access, scenario)
+            check(
+                access.get("planMode") is True,
+                f"the child at depth {depth} keeps planMode, whatever its request said",
+                access,
+                scenario,
+            )
 
     _chain_property(toolconformance_host, visit)
 
@@ -496,9 +616,12 @@ def test_planfile5_never_forwarded_down_a_chain(toolconformance_host: HostClient
     toolconformance_host.require("delegation", "plan-file")
 
     def visit(depth: int, child: Session, parent: JSON, access: JSON, scenario: JSON) -> None:
-        check(access.get("planFile") is None, "PLANFILE-5",
-              f"the child at depth {depth} has no planFile (never constructed for or forwarded to a child)",
-              access, scenario)
+        check(
+            access.get("planFile") is None,
+            f"the child at depth {depth} has no planFile (never constructed for or forwarded to a child)",
+            access,
+            scenario,
+        )
 
     _chain_property(toolconformance_host, visit)
 
@@ -510,11 +633,19 @@ def test_deleg2_plan_mode_kept_without_directive(toolconformance_host: HostClien
 
     def visit(depth: int, child: Session, parent: JSON, access: JSON, scenario: JSON) -> None:
         if parent.get("planMode") is True:
-            check(access.get("planMode") is True, "DELEG-2",
-                  f"the delegated origin at depth {depth} keeps planMode true for further delegation", access, scenario)
+            check(
+                access.get("planMode") is True,
+                f"the delegated origin at depth {depth} keeps planMode true for further delegation",
+                access,
+                scenario,
+            )
         directive = child.compose().get("modeDirective")
-        check(directive is None, "DELEG-2", f"the child at depth {depth} starts in Build with no mode directive",
-              {"modeDirective": directive}, scenario)
+        check(
+            directive is None,
+            f"the child at depth {depth} starts in Build with no mode directive",
+            {"modeDirective": directive},
+            scenario,
+        )
 
     _chain_property(toolconformance_host, visit)
 
@@ -527,9 +658,16 @@ def test_deleg1_read_only_flags(toolconformance_host: HostClient, conversation: 
     turn = _open_turn(toolconformance_host, conversation, mode)
     access = turn.access()
     scenario = {"open": turn.spec}
-    check(access.get("readOnly") is (mode == "plan"), "DELEG-1",
-          f"a {mode} turn has readOnly {mode == 'plan'} (the admitted Plan restriction)", access, scenario)
+    check(
+        access.get("readOnly") is (mode == "plan"),
+        f"a {mode} turn has readOnly {mode == 'plan'} (the admitted Plan restriction)",
+        access,
+        scenario,
+    )
     child = turn.delegate(read_only=True).access()
-    check(child.get("readOnly") is True, "DELEG-1", "a read-only delegated child has readOnly true", child,
-          {**scenario, "delegate": {"readOnly": True}})
-
+    check(
+        child.get("readOnly") is True,
+        "a read-only delegated child has readOnly true",
+        child,
+        {**scenario, "delegate": {"readOnly": True}},
+    )

@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 
 from pytest_toolconformance.host.client import HostClient, Session, check
 from pytest_toolconformance.host.contract import JSON
+from pytest_toolconformance.host.errors import HostProtocolError
 from pytest_toolconformance.host.scripted import flat_schema, plugin, tool
 from pytest_toolconformance.profile import run_property
 from pytest_toolconformance.suites.host.preconditions import origin_precondition, precondition
@@ -81,7 +82,10 @@ def _stage_alone(client: HostClient, stage: str) -> JSON:
 def test_reg6_first_refusing_stage_wins(toolconformance_host: HostClient, combo: tuple[str, ...]) -> None:
     """Switch on any set of refusing stages: the earliest refuses, nothing after it runs."""
     toolconformance_host.require("registration", "calls", "hooks", "policy", "plan-mode")
-    doc = plugin("pipeline", [tool("Act", parameters=flat_schema({"value": "string"}), handler=[{"op": "text", "text": "Act ran"}])])
+    doc = plugin(
+        "pipeline",
+        [tool("Act", parameters=flat_schema({"value": "string"}), handler=[{"op": "text", "text": "Act ran"}])],
+    )
     policy: JSON = {}
     if "grant" in combo:
         policy["pluginGrants"] = []
@@ -95,8 +99,12 @@ def test_reg6_first_refusing_stage_wins(toolconformance_host: HostClient, combo:
     if "hook" in combo:
         spec["hooks"] = [{"tool": "Act", "decision": "deny", "message": "held by hook"}]
     arguments: JSON = {} if "validation" in combo else {"value": "x"}
-    scenario = {"plugins": [doc], "policy": {"user-1": policy}, "open": spec,
-                "call": {"tool": "Act", "arguments": arguments}}
+    scenario = {
+        "plugins": [doc],
+        "policy": {"user-1": policy},
+        "open": spec,
+        "call": {"tool": "Act", "arguments": arguments},
+    }
 
     toolconformance_host.install_ok(doc)
     if policy:
@@ -105,39 +113,68 @@ def test_reg6_first_refusing_stage_wins(toolconformance_host: HostClient, combo:
 
     with origin_precondition(toolconformance_host):
         if not combo:
-            check(answer.get("handlerRan") is True and answer.get("refusal") is None, "REG-6",
-                  "a call no stage refuses runs its handler", answer, scenario)
+            check(
+                answer.get("handlerRan") is True and answer.get("refusal") is None,
+                "a call no stage refuses runs its handler",
+                answer,
+                scenario,
+            )
             return
         expected = STAGE_ANSWER[combo[0]]
         refusal = answer.get("refusal") or {}
         if combo[0] in STAGE_RULE and (answer.get("handlerRan") is not False or refusal.get("stage") != expected):
             alone = _stage_alone(toolconformance_host, combo[0])
-            precondition(alone.get("handlerRan") is False and (alone.get("refusal") or {}).get("stage") == expected,
-                         STAGE_RULE[combo[0]], f"the {combo[0]} stage alone to refuse Act (stage {expected!r})", alone)
-        check(answer.get("handlerRan") is False, "REG-6",
-              f"stages {list(combo)} refuse: the handler never runs", answer, scenario)
-        check(refusal.get("stage") == expected, "REG-6",
-              f"with {list(combo)} refusing, the first in pipeline order refuses: stage {expected!r} "
-              "(order: boundary, plan, grant and deny-list, hooks, validation)", refusal or answer, scenario)
+            precondition(
+                alone.get("handlerRan") is False and (alone.get("refusal") or {}).get("stage") == expected,
+                STAGE_RULE[combo[0]],
+                f"the {combo[0]} stage alone to refuse Act (stage {expected!r})",
+                alone,
+            )
+        check(
+            answer.get("handlerRan") is False, f"stages {list(combo)} refuse: the handler never runs", answer, scenario
+        )
+        check(
+            refusal.get("stage") == expected,
+            f"with {list(combo)} refusing, the first in pipeline order refuses: stage {expected!r} "
+            "(order: boundary, plan, grant and deny-list, hooks, validation)",
+            refusal or answer,
+            scenario,
+        )
         if expected in ("boundary", "plan", "grant"):
-            check(not answer.get("hooksRan"), "REG-6",
-                  f"no hook runs for a call the {expected} stage refused", answer.get("hooksRan"), scenario)
+            check(
+                not answer.get("hooksRan"),
+                f"no hook runs for a call the {expected} stage refused",
+                answer.get("hooksRan"),
+                scenario,
+            )
         if expected == "validation":
             text = json.dumps(answer.get("content"), ensure_ascii=False)
-            check(answer.get("isError") is False and "value" in text, "REG-6",
-                  "a breaking call is refused with a text result naming the parameters (value), not is_error",
-                  {"isError": answer.get("isError"), "content": answer.get("content")}, scenario)
+            check(
+                answer.get("isError") is False and "value" in text,
+                "a breaking call is refused with a text result naming the parameters (value), not is_error",
+                {"isError": answer.get("isError"), "content": answer.get("content")},
+                scenario,
+            )
 
 
 # -- ERR-1: the session goes on -----------------------------------------------------------------------
-FAULTY = plugin("faulty", [
-    tool("Boom", handler=[{"op": "throw", "message": "database exploded"}]),
-    tool("Remote", handler=[{"op": "throw_transport", "message": "socket hang up"}]),
-    tool("Partial", handler=[{"op": "details", "details": {"k": 1}}, {"op": "mutate", "set": {"x": 1}},
-                             {"op": "throw", "message": "half way"}]),
-    tool("Steady", handler=[{"op": "text", "text": "Steady ran"}]),
-    tool("Echo", parameters=flat_schema({"n": "integer"}), handler=[{"op": "echo"}]),
-])
+FAULTY = plugin(
+    "faulty",
+    [
+        tool("Boom", handler=[{"op": "throw", "message": "database exploded"}]),
+        tool("Remote", handler=[{"op": "throw_transport", "message": "socket hang up"}]),
+        tool(
+            "Partial",
+            handler=[
+                {"op": "details", "details": {"k": 1}},
+                {"op": "mutate", "set": {"x": 1}},
+                {"op": "throw", "message": "half way"},
+            ],
+        ),
+        tool("Steady", handler=[{"op": "text", "text": "Steady ran"}]),
+        tool("Echo", parameters=flat_schema({"n": "integer"}), handler=[{"op": "echo"}]),
+    ],
+)
 THROWERS = ("Boom", "Remote", "Partial")
 
 
@@ -157,43 +194,83 @@ def test_err1_session_survives_any_sequence_of_throws(toolconformance_host: Host
         for index, name in enumerate(calls):
             answer = session.call(name, {"n": index} if name == "Echo" else {})
             if name in THROWERS:
-                check(answer.get("isError") is True and answer.get("handlerRan") is True
-                      and (answer.get("modelResult") or {}).get("isError") is True, "ERR-1",
-                      f"call {index} ({name}, which throws) yields a tool result flagged is_error", answer, scenario)
+                check(
+                    answer.get("isError") is True
+                    and answer.get("handlerRan") is True
+                    and (answer.get("modelResult") or {}).get("isError") is True,
+                    f"call {index} ({name}, which throws) yields a tool result flagged is_error",
+                    answer,
+                    scenario,
+                )
             else:
-                check(answer.get("isError") is False and answer.get("handlerRan") is True, "ERR-1",
-                      f"call {index} ({name}) works after the throws before it: the session goes on", answer, scenario)
+                check(
+                    answer.get("isError") is False and answer.get("handlerRan") is True,
+                    f"call {index} ({name}) works after the throws before it: the session goes on",
+                    answer,
+                    scenario,
+                )
                 if name == "Echo":
-                    check(json.loads(answer["content"][0]["text"]) == {"n": index}, "ERR-1",
-                          f"call {index} (Echo) gets its own arguments", answer.get("content"), scenario)
-        check(sorted(session.tool_names()) == before, "ERR-1",
-              "the tool list after the throws equals the one before", sorted(session.tool_names()), scenario)
+                    check(
+                        json.loads(answer["content"][0]["text"]) == {"n": index},
+                        f"call {index} (Echo) gets its own arguments",
+                        answer.get("content"),
+                        scenario,
+                    )
+        check(
+            sorted(session.tool_names()) == before,
+            "the tool list after the throws equals the one before",
+            sorted(session.tool_names()),
+            scenario,
+        )
         fresh = toolconformance_host.open(identity={"userId": "user-2"})
-        check(fresh.call("Steady").get("handlerRan") is True, "ERR-1",
-              "a new session works after another session's throws", None, scenario)
+        check(
+            fresh.call("Steady").get("handlerRan") is True,
+            "a new session works after another session's throws",
+            None,
+            scenario,
+        )
 
     run_property(sequence, body, cap=25)
 
 
 # -- NAME-7: generated nested arguments, mutated in place --------------------------------------------
 _scalars = st.one_of(st.none(), st.booleans(), st.integers(-5, 5), st.text(max_size=6))
-_json = st.recursive(_scalars, lambda inner: st.one_of(
-    st.lists(inner, max_size=3), st.dictionaries(st.text("abcxyz", max_size=3), inner, max_size=3)), max_leaves=8)
+_json = st.recursive(
+    _scalars,
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=3), st.dictionaries(st.text("abcxyz", max_size=3), inner, max_size=3)
+    ),
+    max_leaves=8,
+)
 _args = st.fixed_dictionaries(
-    {"outer": st.dictionaries(st.sampled_from(["inner", "gone", "keep"]), _json, min_size=0, max_size=3),
-     "items": st.lists(st.dictionaries(st.sampled_from(["id", "file_path"]), _json, max_size=2), min_size=1, max_size=3),
-     "top": _json},
+    {
+        "outer": st.dictionaries(st.sampled_from(["inner", "gone", "keep"]), _json, min_size=0, max_size=3),
+        "items": st.lists(
+            st.dictionaries(st.sampled_from(["id", "file_path"]), _json, max_size=2), min_size=1, max_size=3
+        ),
+        "top": _json,
+    },
     optional={"drop": _json, "reason": st.text(min_size=1, max_size=8)},
 )
 MUTATOR = tool(
     "Mutator",
-    parameters={"type": "object", "properties": {"outer": {"type": "object"}, "items": {"type": "array"}, "top": {},
-                                                  "drop": {}}},
+    parameters={
+        "type": "object",
+        "properties": {"outer": {"type": "object"}, "items": {"type": "array"}, "top": {}, "drop": {}},
+    },
     handler=[
-        {"op": "mutate",
-         "set": {"top": "CHANGED", "added": True, "/outer/inner": "CHANGED", "/outer/new": {"n": 1},
-                 "/items/0/file_path": "/etc/passwd", "/items/-": {"appended": True}},
-         "delete": ["drop", "/outer/gone"]},
+        {
+            "op": "mutate",
+            "set": {
+                "top": "CHANGED",
+                "added": True,
+                "/outer/inner": "CHANGED",
+                "/outer/new": {"n": 1},
+                "/items/0/file_path": "/etc/passwd",
+                "/items/-": {"appended": True},
+            },
+            "delete": ["drop", "/outer/gone"],
+        },
         {"op": "echo"},
     ],
 )
@@ -211,24 +288,33 @@ def test_name7_nested_mutations_never_reach_journal(toolconformance_host: HostCl
     probe = session.call("Mutator", {"outer": {"inner": "x"}, "items": [{}], "top": 0})
     seen = json.loads(((probe.get("content") or [{}])[0]).get("text") or "{}")
     if (seen.get("outer") or {}).get("inner") != "CHANGED":
-        pytest.skip("the host's scripted 'mutate' step does not take JSON Pointer keys ('/outer/inner'), so nested "
-                    f"in-place mutation cannot be driven (echo after mutate: {seen}); see the scripted plugin format")
+        pytest.skip(
+            "the host's scripted 'mutate' step does not take JSON Pointer keys ('/outer/inner'), so nested "
+            f"in-place mutation cannot be driven (echo after mutate: {seen}); see the scripted plugin format"
+        )
 
     def body(sent: JSON) -> None:
         pristine = json.loads(json.dumps(sent))
         for name in ("Mutator", "mcp__srv__mutator"):
             answer = session.call(name, sent)
             scenario = {"plugins": [doc], "call": {"tool": name, "arguments": pristine}}
-            check(answer.get("handlerRan") is True, "NAME-7", f"{name} runs (its schema admits these arguments)",
-                  answer, scenario)
+            check(
+                answer.get("handlerRan") is True, f"{name} runs (its schema admits these arguments)", answer, scenario
+            )
             journaled = (answer.get("journal") or {}).get("arguments")
-            check(journaled == pristine, "NAME-7",
-                  "the journal records exactly the arguments the model sent, though the handler mutated them in place",
-                  journaled, scenario)
+            check(
+                journaled == pristine,
+                "the journal records exactly the arguments the model sent, though the handler mutated them in place",
+                journaled,
+                scenario,
+            )
             seen = json.loads(answer["content"][0]["text"])
             if seen.get("top") != "CHANGED" or seen.get("added") is not True:
-                pytest.fail(f"the host's scripted 'mutate' step did not change the handler's params (echo: {seen}); "
-                            "this check needs a host that runs scripted plugins as docs/adapter-contract.md says")
+                # Not NAME-7's failure: the host ran the scripted plugin other than the contract says.
+                raise HostProtocolError(
+                    f"the host's scripted 'mutate' step did not change the handler's params (echo: {seen}); "
+                    "this check needs a host that runs scripted plugins as docs/adapter-contract.md says"
+                )
 
     run_property(_args, body, cap=30)
 
@@ -254,12 +340,16 @@ def test_reg4_generated_details_never_reach_model(toolconformance_host: HostClie
     def body(details: JSON) -> None:
         toolconformance_host.reset()
         step = {"op": "details", "details": details}
-        doc = plugin("vault", [
-            tool("Quiet", handler=[step, {"op": "text", "text": "quiet answer"}]),
-            tool("Loud", handler=[step, {"op": "text", "text": "loud answer"}]),
-            tool("Failing", handler=[step, {"op": "throw", "message": "failed"}]),
-            tool("mcp__v__ext", handler=[step, {"op": "text", "text": "external answer"}], external=True),
-        ], manifest={"showOutput": ["Loud"]})
+        doc = plugin(
+            "vault",
+            [
+                tool("Quiet", handler=[step, {"op": "text", "text": "quiet answer"}]),
+                tool("Loud", handler=[step, {"op": "text", "text": "loud answer"}]),
+                tool("Failing", handler=[step, {"op": "throw", "message": "failed"}]),
+                tool("mcp__v__ext", handler=[step, {"op": "text", "text": "external answer"}], external=True),
+            ],
+            manifest={"showOutput": ["Loud"]},
+        )
         toolconformance_host.install_ok(doc)
         session = toolconformance_host.open()
         # The failing tool goes last, so a host that stops a session after a throw (ERR-1) does
@@ -267,22 +357,34 @@ def test_reg4_generated_details_never_reach_model(toolconformance_host: HostClie
         for name in ("Quiet", "Loud", "mcp__v__ext", "Failing"):
             answer = session.call(name)
             scenario = {"plugins": [doc], "call": name}
-            check(answer.get("handlerRan") is True, "REG-4", f"{name} runs", answer, scenario)
-            check(not _contains(answer.get("modelResult"), SECRET), "REG-4",
-                  f"the result the model gets from {name} carries nothing of details", answer.get("modelResult"), scenario)
+            check(answer.get("handlerRan") is True, f"{name} runs", answer, scenario)
+            check(
+                not _contains(answer.get("modelResult"), SECRET),
+                f"the result the model gets from {name} carries nothing of details",
+                answer.get("modelResult"),
+                scenario,
+            )
         payload = session.compose().get("payload")
-        check(not _contains(payload, SECRET), "REG-4", "the provider payload composed after the calls carries no details",
-              payload, {"plugins": [doc], "calls": ["Quiet", "Loud", "mcp__v__ext", "Failing"], "then": "compose"})
+        check(
+            not _contains(payload, SECRET),
+            "the provider payload composed after the calls carries no details",
+            payload,
+            {"plugins": [doc], "calls": ["Quiet", "Loud", "mcp__v__ext", "Failing"], "then": "compose"},
+        )
 
     run_property(_details(), body, cap=20)
 
 
 # -- GRANT-1: the live policy decides every call ------------------------------------------------------
-_policy_state = st.fixed_dictionaries({
-    "pluginGrants": st.sampled_from([[], ["*"], ["granted"], ["other"], ["other", "granted"]]),
-    "deny": st.lists(st.sampled_from(["Act", "Sib", "mcp__g__ext"]), unique=True, max_size=3),
-})
-_grant_steps = st.lists(st.tuples(_policy_state, st.sampled_from(["Act", "Sib", "mcp__g__ext"])), min_size=1, max_size=10)
+_policy_state = st.fixed_dictionaries(
+    {
+        "pluginGrants": st.sampled_from([[], ["*"], ["granted"], ["other"], ["other", "granted"]]),
+        "deny": st.lists(st.sampled_from(["Act", "Sib", "mcp__g__ext"]), unique=True, max_size=3),
+    }
+)
+_grant_steps = st.lists(
+    st.tuples(_policy_state, st.sampled_from(["Act", "Sib", "mcp__g__ext"])), min_size=1, max_size=10
+)
 GRANTED = plugin("granted", [tool("Act"), tool("Sib"), tool("mcp__g__ext", external=True)])
 
 
@@ -301,15 +403,24 @@ def test_grant1_live_policy_decides_each_call(toolconformance_host: HostClient) 
             toolconformance_host.set_policy("user-1", **policy)
             history.append({"policy": policy, "call": name})
             answer = session.call(name)
-            allowed = ("*" in policy["pluginGrants"] or "granted" in policy["pluginGrants"]) and name not in policy["deny"]
+            allowed = ("*" in policy["pluginGrants"] or "granted" in policy["pluginGrants"]) and name not in policy[
+                "deny"
+            ]
             scenario = {"plugins": [GRANTED], "steps": history}
             if allowed:
-                check(answer.get("handlerRan") is True, "GRANT-1",
-                      f"{name} runs: the live policy grants plugin 'granted' and does not deny it", answer, scenario)
+                check(
+                    answer.get("handlerRan") is True,
+                    f"{name} runs: the live policy grants plugin 'granted' and does not deny it",
+                    answer,
+                    scenario,
+                )
             else:
-                check(answer.get("handlerRan") is False and (answer.get("refusal") or {}).get("stage") == "grant", "GRANT-1",
-                      f"{name} is refused by the grant stage: the live policy lacks the grant or denies the tool",
-                      answer, scenario)
+                check(
+                    answer.get("handlerRan") is False and (answer.get("refusal") or {}).get("stage") == "grant",
+                    f"{name} is refused by the grant stage: the live policy lacks the grant or denies the tool",
+                    answer,
+                    scenario,
+                )
 
     run_property(_grant_steps, body, cap=25)
 
@@ -339,8 +450,18 @@ def _owner(plugin_name: str, kind: str, foreign: tuple[str, ...] = ()) -> JSON:
     if foreign and "readOnlyTools" in provides and SHARED in provides["readOnlyTools"]:
         provides = {"tools": [*provides["tools"], *foreign], "readOnlyTools": [*provides["readOnlyTools"], *foreign]}
     manifest = {"provides": provides} if provides else None
-    return plugin(plugin_name, [tool(SHARED, parameters=SHARED_PARAMS, external=external,
-                                     handler=[{"op": "text", "text": f"{plugin_name} ran"}])], manifest=manifest)
+    return plugin(
+        plugin_name,
+        [
+            tool(
+                SHARED,
+                parameters=SHARED_PARAMS,
+                external=external,
+                handler=[{"op": "text", "text": f"{plugin_name} ran"}],
+            )
+        ],
+        manifest=manifest,
+    )
 
 
 def _observe(session: Session) -> JSON:
@@ -354,19 +475,27 @@ def _observe(session: Session) -> JSON:
         return {"inCatalog": False, "bystanders": probes}
     missing = sorted({"origin", "readOnly", "owner"} - set(entry))
     if missing:
-        pytest.skip(f"the host does not report {', '.join(missing)} in compose's catalog entries, where EXT-3 reads "
-                    "the host's own metadata (see docs/host-implementers.md, 'Tool metadata in the catalog')")
-    return {"external": entry["origin"] == "external", "readOnly": entry["readOnly"], "owner": entry["owner"],
-            "bystanders": probes}
+        pytest.skip(
+            f"the host does not report {', '.join(missing)} in compose's catalog entries, where EXT-3 reads "
+            "the host's own metadata (see docs/host-implementers.md, 'Tool metadata in the catalog')"
+        )
+    return {
+        "external": entry["origin"] == "external",
+        "readOnly": entry["readOnly"],
+        "owner": entry["owner"],
+        "bystanders": probes,
+    }
 
 
 def _bystanders_unclassified(probes: JSON) -> None:
     """SHARED's metadata speaks for EXT-3 only while no wildcard and no foreign exact name classifies
     another plugin's tool: otherwise a leak is that rule's, whichever collision it meets."""
-    precondition(probes.get(WILD) is not True, "RO-1", f"mcp__* to classify only its own plugin's tools, not {WILD}",
-                 probes)
-    precondition(probes.get(EXACT) is not True, "RO-3", f"a foreign exact read-only name to classify nothing ({EXACT})",
-                 probes)
+    precondition(
+        probes.get(WILD) is not True, "RO-1", f"mcp__* to classify only its own plugin's tools, not {WILD}", probes
+    )
+    precondition(
+        probes.get(EXACT) is not True, "RO-3", f"a foreign exact read-only name to classify nothing ({EXACT})", probes
+    )
 
 
 @pytest.mark.toolconformance("EXT-3")
@@ -377,8 +506,11 @@ def test_ext3_metadata_follows_accepted_owner(toolconformance_host: HostClient, 
     after a later unrelated merge."""
     toolconformance_host.require("registration", "composition", "calls", "plan-mode", "delegation")
     first, second = _owner("winner", winner), _owner("loser", loser, foreign=(EXACT,))
-    third = plugin("later", [tool("mcp__y__other", external=True)],
-                   manifest={"provides": {"tools": ["mcp__*"], "readOnlyTools": ["mcp__*"]}})
+    third = plugin(
+        "later",
+        [tool("mcp__y__other", external=True)],
+        manifest={"provides": {"tools": ["mcp__*"], "readOnlyTools": ["mcp__*"]}},
+    )
     scenario = {"plugins": [BYSTANDER, first, second, third]}
 
     toolconformance_host.install_ok(BYSTANDER)
@@ -387,24 +519,34 @@ def test_ext3_metadata_follows_accepted_owner(toolconformance_host: HostClient, 
     before = _observe(session)
     report = toolconformance_host.install_ok(second)
     refused = [r for r in report.get("refused") or [] if r.get("tool") == SHARED]
-    check(SHARED not in (report.get("accepted") or []) and any(r.get("rule") == "EXT-3" for r in refused), "EXT-3",
-          f"the loser's {SHARED} is refused under EXT-3", report, scenario)
+    check(
+        SHARED not in (report.get("accepted") or []) and any(r.get("rule") == "EXT-3" for r in refused),
+        f"the loser's {SHARED} is refused under EXT-3",
+        report,
+        scenario,
+    )
     toolconformance_host.install_ok(third)
     session = toolconformance_host.open()
     after = _observe(session)
 
     with origin_precondition(toolconformance_host):
         external, provides = KINDS[winner]
-        declared = SHARED in provides.get("readOnlyTools", []) or (external and "mcp__*" in provides.get("readOnlyTools", []))
+        declared = SHARED in provides.get("readOnlyTools", []) or (
+            external and "mcp__*" in provides.get("readOnlyTools", [])
+        )
         expected = {"external": external, "readOnly": declared, "owner": "winner"}
         for observed in (before, after):
             probes = observed.pop("bystanders")
             if observed != expected:
                 _bystanders_unclassified(probes)
-        check(before == expected, "EXT-3", f"the accepted {winner} registration has its own metadata", before, scenario)
-        check(after == expected, "EXT-3",
-              f"after a rejected {loser} collision and a later merge, {SHARED} keeps the {winner} owner's metadata "
-              "(the loser contributes neither origin nor read-only classification)", after, scenario)
+        check(before == expected, f"the accepted {winner} registration has its own metadata", before, scenario)
+        check(
+            after == expected,
+            f"after a rejected {loser} collision and a later merge, {SHARED} keeps the {winner} owner's metadata "
+            "(the loser contributes neither origin nor read-only classification)",
+            after,
+            scenario,
+        )
 
 
 # -- REG-5 / MANIFEST-3: generated manifests against registrations ------------------------------------
@@ -436,9 +578,13 @@ def test_reg5_catalog_gains_exactly_the_registrations(toolconformance_host: Host
         doc = _audit_plugin(registered, listed, others)
         toolconformance_host.install_ok(doc)
         catalog = set(toolconformance_host.open().catalog_names()) - baseline
-        check(catalog == set(registered), "REG-5",
-              f"the catalog gains exactly the registered tools {sorted(registered)}; provides and manifest lists register nothing",
-              sorted(catalog), {"plugins": [doc]})
+        check(
+            catalog == set(registered),
+            f"the catalog gains exactly the registered tools {sorted(registered)}; provides and manifest lists "
+            f"register nothing",
+            sorted(catalog),
+            {"plugins": [doc]},
+        )
 
     run_property(_manifest_case, body, cap=25)
 
@@ -463,16 +609,23 @@ def test_manifest3_findings_are_listed_xor_registered(toolconformance_host: Host
         doc = _audit_plugin(registered, listed, others)
         report = toolconformance_host.install_ok(doc)
         accepted = report.get("accepted")
-        check(accepted is None or set(accepted) == set(registered), "MANIFEST-3",
-              f"the install report accepts exactly the registered tools {sorted(registered)} (provides.tools registers "
-              "nothing)", accepted, {"plugins": [doc]})
+        check(
+            accepted is None or set(accepted) == set(registered),
+            f"the install report accepts exactly the registered tools {sorted(registered)} (provides.tools registers "
+            "nothing)",
+            accepted,
+            {"plugins": [doc]},
+        )
         flagged = {f.get("tool") for f in report.get("findings") or [] if f.get("rule") == "MANIFEST-3"}
         mismatched = set(registered) ^ set(listed)
         if not flagged:
             return  # a host that reports no audit findings at all (it may read no manifest)
-        check(flagged == mismatched, "MANIFEST-3",
-              f"MANIFEST-3 findings name exactly {sorted(mismatched)} (listed xor registered)",
-              report.get("findings"), {"plugins": [doc]})
+        check(
+            flagged == mismatched,
+            f"MANIFEST-3 findings name exactly {sorted(mismatched)} (listed xor registered)",
+            report.get("findings"),
+            {"plugins": [doc]},
+        )
 
     run_property(_manifest_case, body, cap=25)
 
@@ -486,7 +639,9 @@ def _matches(pattern: bool | list[str], name: str) -> bool:
 
 
 FAMILY = ("fam__a", "fam__b", "famous", "other", "fam_x")
-_pattern = st.one_of(st.booleans(), st.lists(st.sampled_from([*FAMILY, "fam__*", "fam*", "oth*", "ghost"]), unique=True))
+_pattern = st.one_of(
+    st.booleans(), st.lists(st.sampled_from([*FAMILY, "fam__*", "fam*", "oth*", "ghost"]), unique=True)
+)
 
 
 @pytest.mark.toolconformance("MANIFEST-1")
@@ -505,9 +660,13 @@ def test_manifest1_shown_exactly_where_show_output_matches(toolconformance_host:
             answer = session.call(name)
             error = name == "fam__boom"
             want = True if error else _matches(pattern, name)
-            check(answer.get("shown") is want, "MANIFEST-1",
-                  f"{name} {'fails (is_error is always shown)' if error else 'succeeds'}: shown={want} under showOutput={pattern}",
-                  answer, {"plugins": [doc], "call": name})
+            check(
+                answer.get("shown") is want,
+                f"{name} {'fails (is_error is always shown)' if error else 'succeeds'}: shown={want} under "
+                f"showOutput={pattern}",
+                answer,
+                {"plugins": [doc], "call": name},
+            )
 
     run_property(_pattern, body, cap=25)
 
@@ -532,12 +691,20 @@ def test_manifest2_defers_whatever_the_session_size(toolconformance_host: HostCl
             entry = _tool_entry(composed, name, "catalog") or {}
             advertised = _tool_entry(composed, name) is not None
             want_deferred = name not in overrides
-            check(entry.get("deferred") is want_deferred and advertised is not want_deferred, "MANIFEST-2",
-                  f"{name} is {'deferred' if want_deferred else 'advertised (administrator override)'} in a session "
-                  f"with {count} plugin tools", {"catalog": entry, "inTools": advertised}, scenario)
+            check(
+                entry.get("deferred") is want_deferred and advertised is not want_deferred,
+                f"{name} is {'deferred' if want_deferred else 'advertised (administrator override)'} in a session "
+                f"with {count} plugin tools",
+                {"catalog": entry, "inTools": advertised},
+                scenario,
+            )
         off = toolconformance_host.open(deferral={"enabled": False}).compose()
         undeferred = [n for n in names if _tool_entry(off, n) is not None]
-        check(undeferred == names, "MANIFEST-2", "with deferral switched off every deferLoading tool is advertised",
-              undeferred, {**scenario, "deferral": {"enabled": False}})
+        check(
+            undeferred == names,
+            "with deferral switched off every deferLoading tool is advertised",
+            undeferred,
+            {**scenario, "deferral": {"enabled": False}},
+        )
 
     run_property(sizes, body, cap=15)

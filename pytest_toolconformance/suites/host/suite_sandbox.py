@@ -43,7 +43,7 @@ def test_plan_file_attack(plan_file_sandbox: PlanFileSandbox, attack: attacks.At
         expected += ", and it really happens inside the root"
         if verdict.scope is not None:
             expected += f", narrowed to scope {verdict.scope!r}"
-    check(verdict.ok, attack.rule, expected,
+    check(verdict.ok, expected,
           {"problems": verdict.problems, "answer": verdict.answer},
           {"planFile": plan_file_sandbox.plan_file, "row": attack.as_dict(), "op": verdict.op})
 
@@ -75,7 +75,9 @@ def test_plan_file_write_races_a_swapped_parent_link(plan_file_sandbox: PlanFile
     writes the plan file: no write may ever land outside the root (bounded: 2,000 writes or ~5 s)."""
     pfs = plan_file_sandbox
     plan = pfs.plan_file
-    if attacks.layout_problem(attacks.Attack("race", "PLANFILE-2", "", {}, "admitted", requires=("plan-parent",)), plan):
+    if attacks.layout_problem(
+        attacks.Attack("race", "PLANFILE-2", "", {}, "admitted", requires=("plan-parent",)), plan
+    ):
         pytest.skip(f"the plan path {plan!r} has no parent directory below the guest root to swap")
     parent = pfs.host_path(plan.rpartition("/")[0])
     parent.mkdir(parents=True, exist_ok=True)
@@ -95,13 +97,22 @@ def test_plan_file_write_races_a_swapped_parent_link(plan_file_sandbox: PlanFile
         stop.set()
         swapper.join(timeout=10)
     moved = attacks.changes(outside_before, attacks.snapshot(pfs.outside))
-    scenario = {"planFile": plan, "race": "a thread renames the plan file's parent away, puts a link to a "
-                "directory outside the root in its place, removes it and renames the directory back, "
-                "while the host writes the plan file", "writes": writes, "swapRounds": rounds[0]}
-    check(not moved, "PLANFILE-2", "no write lands outside the root while a link is swapped into the plan "
-          "file's parent", {"outsideChanges": moved, "admittedWrites": admitted}, scenario)
+    scenario = {
+        "planFile": plan,
+        "race": "a thread renames the plan file's parent away, puts a link to a "
+        "directory outside the root in its place, removes it and renames the directory back, "
+        "while the host writes the plan file",
+        "writes": writes,
+        "swapRounds": rounds[0],
+    }
+    check(
+        not moved,
+        "no write lands outside the root while a link is swapped into the plan file's parent",
+        {"outsideChanges": moved, "admittedWrites": admitted},
+        scenario,
+    )
     stray = [p for p in pfs.root.parent.iterdir() if p.name not in (pfs.root.name, pfs.outside.name)]
-    check(not stray, "PLANFILE-2", "nothing appears beside the root either", [str(p) for p in stray], scenario)
+    check(not stray, "nothing appears beside the root either", [str(p) for p in stray], scenario)
 
 
 # -- PLANFILE-6: the non-destructive command boundary on every kind of read-only turn -----------------
@@ -158,8 +169,9 @@ def _workspace(tmp_path: Path) -> Path:
 @pytest.mark.toolconformance("PLANFILE-6")
 @pytest.mark.parametrize("turn", READ_ONLY_TURNS)
 @pytest.mark.parametrize("command", DESTRUCTIVE, ids=[c.replace("\n", "\\n") for c in DESTRUCTIVE])
-def test_planfile6_destructive_command_changes_nothing(toolconformance_host: HostClient, tmp_path: Path,
-                                                      turn: str, command: str) -> None:
+def test_planfile6_destructive_command_changes_nothing(
+    toolconformance_host: HostClient, tmp_path: Path, turn: str, command: str
+) -> None:
     """On a read-only turn a command that would change the workspace changes nothing."""
     toolconformance_host.require("bash", "sandbox")
     root = _workspace(tmp_path)
@@ -167,23 +179,37 @@ def test_planfile6_destructive_command_changes_nothing(toolconformance_host: Hos
     before = attacks.snapshot(tmp_path)
     answer = session.call("Bash", {"command": command})
     moved = attacks.changes(before, attacks.snapshot(tmp_path))
-    check(not moved, "PLANFILE-6", f"on a {turn.replace('-', ' ')}, {command!r} is refused or harmless: the "
-          "workspace is unchanged", {"changes": moved, "answer": {k: answer.get(k) for k in ("content", "isError")}},
-          {"turn": turn, "files": {"keep.txt": KEEP, "sub/inner.txt": "inner\n"}, "call": {"tool": "Bash", "command": command}})
+    check(
+        not moved,
+        f"on a {turn.replace('-', ' ')}, {command!r} is refused or harmless: the workspace is unchanged",
+        {"changes": moved, "answer": {k: answer.get(k) for k in ("content", "isError")}},
+        {
+            "turn": turn,
+            "files": {"keep.txt": KEEP, "sub/inner.txt": "inner\n"},
+            "call": {"tool": "Bash", "command": command},
+        },
+    )
 
 
 @pytest.mark.toolconformance("PLANFILE-6")
 @pytest.mark.parametrize("turn", READ_ONLY_TURNS)
 @pytest.mark.parametrize(("command", "shows"), NON_DESTRUCTIVE, ids=[c for c, _ in NON_DESTRUCTIVE])
-def test_planfile6_non_destructive_command_runs(toolconformance_host: HostClient, tmp_path: Path,
-                                                turn: str, command: str, shows: str) -> None:
+def test_planfile6_non_destructive_command_runs(
+    toolconformance_host: HostClient, tmp_path: Path, turn: str, command: str, shows: str
+) -> None:
     """On a read-only turn a non-destructive command runs, with no writable environment descriptor."""
     toolconformance_host.require("bash", "sandbox")
     root = _workspace(tmp_path)
     session = _read_only_turn(toolconformance_host, turn, root)
     answer = session.call("Bash", {"command": command})
     text = "\n".join(str(c.get("text", "")) for c in answer.get("content") or [] if isinstance(c, dict))
-    check(answer.get("handlerRan") is True and shows in text, "PLANFILE-6",
-          f"on a {turn.replace('-', ' ')}, {command!r} runs and its output shows {shows!r}",
-          {k: answer.get(k) for k in ("content", "isError", "handlerRan", "refusal")},
-          {"turn": turn, "files": {"keep.txt": KEEP, "sub/inner.txt": "inner\n"}, "call": {"tool": "Bash", "command": command}})
+    check(
+        answer.get("handlerRan") is True and shows in text,
+        f"on a {turn.replace('-', ' ')}, {command!r} runs and its output shows {shows!r}",
+        {k: answer.get(k) for k in ("content", "isError", "handlerRan", "refusal")},
+        {
+            "turn": turn,
+            "files": {"keep.txt": KEEP, "sub/inner.txt": "inner\n"},
+            "call": {"tool": "Bash", "command": command},
+        },
+    )

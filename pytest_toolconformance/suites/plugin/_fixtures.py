@@ -10,7 +10,7 @@ import pytest
 
 from pytest_toolconformance.plugins import workers
 from pytest_toolconformance.plugins.parametrize import Case
-from pytest_toolconformance.plugins.subject import Subject
+from pytest_toolconformance.plugins.subject import Subject, subject_of
 from pytest_toolconformance.plugins.under_test import PluginRun, plugin_run
 from pytest_toolconformance.profile import note_statistic
 
@@ -26,14 +26,18 @@ def toolconformance_plugins(request: pytest.FixtureRequest) -> PluginRun:
 
 
 @pytest.fixture
-def toolconformance_subject(request: pytest.FixtureRequest, case: Case, toolconformance_plugins: PluginRun) -> Iterator[Subject]:
+def toolconformance_subject(
+    request: pytest.FixtureRequest, case: Case, toolconformance_plugins: PluginRun
+) -> Iterator[Subject]:
     """The plugin (and tool) one parametrized check is about, with its calls and findings."""
-    subject = Subject(request, case, toolconformance_plugins)
+    subject = subject_of(request, case, toolconformance_plugins)
     yield subject
     made, recalled = subject.calls_made, subject.calls_recalled
     if made or recalled:
-        note_statistic(f"{made + recalled} call{'s' * (made + recalled != 1)} of the plugin: {made} made, "
-                       f"{recalled} answered with the record of the same call made earlier in this run")
+        note_statistic(
+            f"{made + recalled} call{'s' * (made + recalled != 1)} of the plugin: {made} made, "
+            f"{recalled} answered with the record of the same call made earlier in this run"
+        )
 
 
 @pytest.hookimpl(optionalhook=True)

@@ -35,7 +35,7 @@ from pytest_toolconformance.plugins.arguments import (
 )
 from pytest_toolconformance.plugins.parametrize import for_each_tool, generate_tests
 from pytest_toolconformance.plugins.readings import CallRecord, environment_cause, js_renderings, success_evidence
-from pytest_toolconformance.plugins.subject import Subject
+from pytest_toolconformance.plugins.subject import Subject, ToolSubject
 from pytest_toolconformance.plugins.under_test import ToolUnderTest
 from pytest_toolconformance.profile import run_property
 from reference_host import result_problems
@@ -51,11 +51,10 @@ TRANSPORT_FIX = (
 
 
 @for_each_tool(["REG-3"])
-def test_valid_call_result(toolconformance_subject: Subject) -> None:
+def test_valid_call_result(toolconformance_subject: ToolSubject) -> None:
     """REG-3: what a call answers is {content: [PI-supported items], details: {...}}."""
     subject = toolconformance_subject
     tut = subject.tool
-    assert tut is not None
     subject.require_callable()
     schema = tut.schema
 
@@ -85,11 +84,10 @@ def _is_local_fault(record: CallRecord) -> bool:
 
 
 @for_each_tool(["ERR-2"])
-def test_no_throw_for_bad_input(toolconformance_subject: Subject) -> None:
+def test_no_throw_for_bad_input(toolconformance_subject: ToolSubject) -> None:
     """ERR-2: a bad argument, a missing resource or a refusal is a text result, never a throw."""
     subject = toolconformance_subject
     tut = subject.tool
-    assert tut is not None
     subject.require_callable()
     schema = tut.schema
 
@@ -114,7 +112,8 @@ def test_no_throw_for_bad_input(toolconformance_subject: Subject) -> None:
             except CaseOutOfTime:
                 continue  # a probe that never answers tells nothing of this throw
             if probe.thrown and probe.comparable_text == record.comparable_text:
-                return f"a valid call ({shorten(args, 80)}) throws the very same, so the throw does not depend on the arguments"
+                return (f"a valid call ({shorten(args, 80)}) throws the very same, so the throw does not "
+                        "depend on the arguments")
         return None
 
     def check(args: dict, via: str, what: str) -> None:
@@ -132,42 +131,58 @@ def test_no_throw_for_bad_input(toolconformance_subject: Subject) -> None:
             )
 
     with subject.reporting():
-        run_property(call_arguments_for(schema), lambda a: check(a, "host", "a valid call (a missing resource is text)"),
-                     examples=[simplest_arguments(schema)], share_draws=True)
+        run_property(
+            call_arguments_for(schema),
+            lambda a: check(a, "host", "a valid call (a missing resource is text)"),
+            examples=[simplest_arguments(schema)],
+            share_draws=True,
+        )
         if can_break(schema):
-            run_property(breaking_call_arguments_for(schema),
-                         lambda a: check(a, "handler", "arguments that break the schema (a bad argument)"),
-                         share_draws=True)
+            run_property(
+                breaking_call_arguments_for(schema),
+                lambda a: check(a, "handler", "arguments that break the schema (a bad argument)"),
+                share_draws=True,
+            )
         # Unknown parameters are a bad argument too (NAME-6 refuses them), where the schema lets
         # them through: the calls NAME-6 makes through the host, judged here for a throw.
-        run_property(unknown_only_for(schema), lambda a: check(a, "host", "an unknown-only call (a bad argument)"),
-                     share_draws=True)
+        run_property(
+            unknown_only_for(schema),
+            lambda a: check(a, "host", "an unknown-only call (a bad argument)"),
+            share_draws=True,
+        )
         if tut.external and can_break(schema):
             # The host forwards an external tool's arguments as sent (CAP-4): its handler is the validator.
-            run_property(breaking_call_arguments_for(schema),
-                         lambda a: check(a, "host", "arguments that break the schema of an external tool"),
-                         share_draws=True)
+            run_property(
+                breaking_call_arguments_for(schema),
+                lambda a: check(a, "host", "arguments that break the schema of an external tool"),
+                share_draws=True,
+            )
     if excused:
-        subject.advise(f"threw a host or configuration fault, which the seed says to throw, so ERR-2 could not judge "
-                       f"these calls: {excused[0]}; give the tool what it needs (a program on PATH, a key) to have "
-                       "its bad-argument handling checked")
+        subject.advise(
+            f"threw a host or configuration fault, which the seed says to throw, so ERR-2 could not judge "
+            f"these calls: {excused[0]}; give the tool what it needs (a program on PATH, a key) to have "
+            "its bad-argument handling checked"
+        )
 
 
 @for_each_tool(["SCHEMA-4"])
-def test_handler_validates_again(toolconformance_subject: Subject) -> None:
+def test_handler_validates_again(toolconformance_subject: ToolSubject) -> None:
     """SCHEMA-4: handed arguments that break its schema, the handler refuses them with text."""
     subject = toolconformance_subject
     tut = subject.tool
-    assert tut is not None
     subject.require_callable()
     schema = tut.schema
     declared = list(properties(schema))
     if not declared:
-        pytest.skip(f"not applicable: {tut.name} declares no parameters, so only unknown ones could break its "
-                    "schema, and with no declared target there is no default to use silently (see NAME-6)")
+        pytest.skip(
+            f"not applicable: {tut.name} declares no parameters, so only unknown ones could break its "
+            "schema, and with no declared target there is no default to use silently (see NAME-6)"
+        )
     if not can_break(schema):
-        pytest.skip(f"not applicable: every argument object satisfies the schema of {tut.name} (nothing required, "
-                    "no parameter of a definite type, extras allowed); unknown parameters are NAME-6's")
+        pytest.skip(
+            f"not applicable: every argument object satisfies the schema of {tut.name} (nothing required, "
+            "no parameter of a definite type, extras allowed); unknown parameters are NAME-6's"
+        )
     unclear: list[str] = []
     unnamed: list[str] = []
 
@@ -189,8 +204,11 @@ def test_handler_validates_again(toolconformance_subject: Subject) -> None:
         bad = [args[k] for k in (*case.unknown, *case.wrong) if k in args]
         # What the handler answers where no refusal is its business: the same call without the unknown
         # parameters, its simplest valid call, and {} (each only where it is no refusal itself).
-        references = [reference(without, via) if case.unknown else None, reference(simplest_arguments(schema), via),
-                      subject.call({}, via=via) if args else None]
+        references = [
+            reference(without, via) if case.unknown else None,
+            reference(simplest_arguments(schema), via),
+            subject.call({}, via=via) if args else None,
+        ]
         evidence = success_evidence(record, bad, references)
         if evidence is None:
             unclear.append(f"{shorten(args, 100)} -> {shorten(record.text, 100)}")
@@ -201,7 +219,7 @@ def test_handler_validates_again(toolconformance_subject: Subject) -> None:
             f"it answered {shorten(record.text)} as a success: {evidence}",
             record,
             fix="validate params inside execute and refuse with text naming the parameter, like the seam's "
-                "`value must be a string`; refuse unknown parameters too",
+            "`value must be a string`; refuse unknown parameters too",
         )
 
     with subject.reporting():
@@ -210,20 +228,27 @@ def test_handler_validates_again(toolconformance_subject: Subject) -> None:
             # Through the host too: it forwards an external tool's arguments unvalidated (CAP-4).
             run_property(breaking_call_arguments_for(schema), lambda args: check(args, "host"), share_draws=True)
     if unnamed:
-        subject.advise(f"refuses breaking arguments without naming the parameter ({unnamed[0]}); naming it "
-                       "tells the model what to fix")
+        subject.advise(
+            f"refuses breaking arguments without naming the parameter ({unnamed[0]}); naming it "
+            "tells the model what to fix"
+        )
     if unclear:
-        subject.advise(f"answered arguments that break its schema without a recognizable refusal, e.g. {unclear[0]}; "
-                       "refuse them with a text naming the parameter")
+        subject.advise(
+            f"answered arguments that break its schema without a recognizable refusal, e.g. {unclear[0]}; "
+            "refuse them with a text naming the parameter"
+        )
 
 
 def _offers_choice(tut: ToolUnderTest) -> bool:
     return tut.accepted and not required(tut.schema) and len(properties(tut.schema)) >= 2
 
 
-@for_each_tool(["SCHEMA-3"], select=_offers_choice,
-               applies_to="no tool offers alternatives: SCHEMA-3 applies to two or more parameters, all optional")
-def test_choice_in_handler(toolconformance_subject: Subject) -> None:
+@for_each_tool(
+    ["SCHEMA-3"],
+    select=_offers_choice,
+    applies_to="no tool offers alternatives: SCHEMA-3 applies to two or more parameters, all optional",
+)
+def test_choice_in_handler(toolconformance_subject: ToolSubject) -> None:
     """SCHEMA-3: a choice between alternative parameters lives in the handler; an unknown-only
     call reaches it and is refused with a text that names the alternatives.
 
@@ -234,7 +259,6 @@ def test_choice_in_handler(toolconformance_subject: Subject) -> None:
     """
     subject = toolconformance_subject
     tut = subject.tool
-    assert tut is not None
     subject.require_callable()
     schema = tut.schema
     with subject.reporting():
@@ -243,12 +267,16 @@ def test_choice_in_handler(toolconformance_subject: Subject) -> None:
             pytest.skip(f"a call of {tut.name} naming none of its parameters threw; ERR-2 reports that")
         alternatives = list(properties(schema))
         if not empty.refused(alternatives):
-            pytest.skip(f"not applicable: {tut.name} answers a call naming none of its parameters "
-                        f"({shorten(empty.text, 120)}), so it offers no choice between them")
+            pytest.skip(
+                f"not applicable: {tut.name} answers a call naming none of its parameters "
+                f"({shorten(empty.text, 120)}), so it offers no choice between them"
+            )
         if not _answers_otherwise(subject, schema, empty):
-            pytest.skip(f"not applicable: {tut.name} answers every call naming one or two of its parameters as it "
-                        f"answers the call naming none ({shorten(empty.text, 120)}): a refusal of every call, "
-                        "not a choice between alternatives")
+            pytest.skip(
+                f"not applicable: {tut.name} answers every call naming one or two of its parameters as it "
+                f"answers the call naming none ({shorten(empty.text, 120)}): a refusal of every call, "
+                "not a choice between alternatives"
+            )
 
         def check(args: dict) -> None:
             record = subject.call(args, via="handler")
@@ -257,7 +285,8 @@ def test_choice_in_handler(toolconformance_subject: Subject) -> None:
             named = [a for a in alternatives if record.names(a)]
             if len(named) < 2:
                 raise subject.finding(
-                    f"an unknown-only call to be refused with a text naming the alternatives ({', '.join(alternatives)})",
+                    f"an unknown-only call to be refused with a text naming the alternatives "
+                    f"({', '.join(alternatives)})",
                     f"it answered {shorten(record.text)}" + (f", naming only `{named[0]}`" if named else ""),
                     record,
                     fix="name every alternative in the refusal, as ShareImage does for file_path and latest",
@@ -273,8 +302,11 @@ def _answers_otherwise(subject: Subject, schema: dict, empty: CallRecord) -> boo
     names = list(props)
     probes: list[dict[str, Any]] = [{n: v} for n in names for v in _probe_values(props[n], n)]
     if len(names) <= 8:
-        probes += [{a: _probe_values(props[a], a)[0], b: _probe_values(props[b], b)[0]}
-                   for i, a in enumerate(names) for b in names[i + 1:]]
+        probes += [
+            {a: _probe_values(props[a], a)[0], b: _probe_values(props[b], b)[0]}
+            for i, a in enumerate(names)
+            for b in names[i + 1 :]
+        ]
     for args in probes:
         record = subject.call(args, via="handler")
         if record.answered and record.comparable_text != empty.comparable_text:
@@ -295,11 +327,10 @@ def _call_with_valid_arguments(subject: Subject, schema: dict, check: Callable[[
 
 
 @for_each_tool(["ERR-3"])
-def test_transport_fault_thrown(toolconformance_subject: Subject) -> None:
+def test_transport_fault_thrown(toolconformance_subject: ToolSubject) -> None:
     """ERR-3: a call whose network request fails throws; it never answers the fault as text."""
     subject = toolconformance_subject
     tut = subject.tool
-    assert tut is not None
     subject.require_callable()
     schema = tut.schema
     reached: list[CallRecord] = []
@@ -324,11 +355,10 @@ def test_transport_fault_thrown(toolconformance_subject: Subject) -> None:
 
 
 @for_each_tool(["ERR-4"])
-def test_transport_fault_tagged(toolconformance_subject: Subject) -> None:
+def test_transport_fault_tagged(toolconformance_subject: ToolSubject) -> None:
     """ERR-4: a transport failure the tool caught is rethrown as it is, or tagged with markTransportFailure."""
     subject = toolconformance_subject
     tut = subject.tool
-    assert tut is not None
     subject.require_callable()
     schema = tut.schema
     thrown: list[CallRecord] = []
@@ -353,7 +383,7 @@ def test_transport_fault_tagged(toolconformance_subject: Subject) -> None:
 
 
 @for_each_tool(["SCOPE-4"])
-def test_access_read_at_execution(toolconformance_subject: Subject) -> None:
+def test_access_read_at_execution(toolconformance_subject: ToolSubject) -> None:
     """SCOPE-4: identity and access are read at execution time and never kept across turns.
 
     Observable only where the tool echoes identity or access: two sessions with different live
@@ -361,7 +391,7 @@ def test_access_read_at_execution(toolconformance_subject: Subject) -> None:
     """
     subject = toolconformance_subject
     tut = subject.tool
-    assert tut is not None and subject.plugin.host is not None
+    assert subject.plugin.host is not None
     subject.require_callable()
     args = simplest_arguments(tut.schema)
     fix = "call ctx.currentIdentity()/currentAccess() inside execute on every call and cache nothing across calls"
@@ -375,10 +405,14 @@ def test_access_read_at_execution(toolconformance_subject: Subject) -> None:
             raise subject.finding(
                 "identity and access read fresh in each call",
                 f"in a session of {first.user} (Project {first.project}) it answered with {', '.join(stale)}, "
-                "which belong to an earlier session", record, fix=fix,
+                "which belong to an earlier session",
+                record,
+                fix=fix,
             )
         if not any(marker in record.blob for marker in first.markers):
-            pytest.skip(f"{tut.name} does not echo identity or access, so the kit cannot see whether it reads them fresh")
+            pytest.skip(
+                f"{tut.name} does not echo identity or access, so the kit cannot see whether it reads them fresh"
+            )
         second = subject.open_session()
         again = subject.call(args, session=second)
         stale = subject.foreign_markers(again.blob, second) if again.answered else []
@@ -386,7 +420,9 @@ def test_access_read_at_execution(toolconformance_subject: Subject) -> None:
             raise subject.finding(
                 "identity and access read fresh in each call, never kept across turns",
                 f"in a second session ({second.user}, Project {second.project}) it answered with "
-                f"{', '.join(stale)} from the first", again, fix=fix,
+                f"{', '.join(stale)} from the first",
+                again,
+                fix=fix,
             )
         if first.project in record.blob:
             subject.plugin.host.set_policy(first.account, {"projectIds": []})
@@ -395,24 +431,27 @@ def test_access_read_at_execution(toolconformance_subject: Subject) -> None:
                 raise subject.finding(
                     "a Project revoked between two calls to be gone from the second call's access",
                     f"after {first.project} was revoked it still answered with it: {shorten(revoked.blob)}",
-                    revoked, fix=fix,
+                    revoked,
+                    fix=fix,
                 )
 
 
 @for_each_tool(["GRANT-2"])
-def test_no_owner_entitlement(toolconformance_subject: Subject) -> None:
+def test_no_owner_entitlement(toolconformance_subject: ToolSubject) -> None:
     """GRANT-2 (advisory): entitlement is the account's plugin grant, not an identity.owner check."""
     subject = toolconformance_subject
     tut = subject.tool
-    assert tut is not None
     subject.require_callable()
     args = simplest_arguments(tut.schema)
     with subject.reporting():
         plain = subject.call(args, session=subject.open_session(owner=False))
         owner = subject.call(args, session=subject.open_session(owner=True))
     if (
-        plain.answered and owner.answered and OWNER_WORDS.search(plain.text)
-        and not OWNER_WORDS.search(owner.text) and plain.text != owner.text
+        plain.answered
+        and owner.answered
+        and OWNER_WORDS.search(plain.text)
+        and not OWNER_WORDS.search(owner.text)
+        and plain.text != owner.text
     ):
         subject.advise(
             f"refuses callers that are not the instance owner ({shorten(plain.text, 160)}); who may call a tool is "

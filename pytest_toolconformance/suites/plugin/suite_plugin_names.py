@@ -34,7 +34,7 @@ from pytest_toolconformance.plugins.arguments import (
 from pytest_toolconformance.plugins.parametrize import for_each_tool, generate_tests
 from pytest_toolconformance.plugins.readings import CallRecord, success_evidence
 from pytest_toolconformance.plugins.static import name_findings, parameter_role
-from pytest_toolconformance.plugins.subject import Subject
+from pytest_toolconformance.plugins.subject import ToolSubject
 from pytest_toolconformance.profile import run_property
 
 pytest_generate_tests = generate_tests
@@ -57,13 +57,12 @@ def _flat_view(schema: Any) -> dict[str, Any]:
 
 
 @for_each_tool(NAME_RULES, select=lambda tut: True)
-def test_file_target_name(toolconformance_subject: Subject) -> None:
+def test_file_target_name(toolconformance_subject: ToolSubject) -> None:
     """NAME-1..5: file_path for the primary single-file target, path for a scope, role names for a
     second file, cwd for a working directory, and no aliases (a tool the host refused too: its
     names are the plugin's all the same)."""
     subject = toolconformance_subject
     tut = subject.tool
-    assert tut is not None
     findings = [f for f in name_findings(tut.name, _flat_view(tut.declared_schema)) if f.rule == subject.rule]
     if findings:
         raise subject.finding(
@@ -83,12 +82,11 @@ _EXPECTED = {
 
 
 @for_each_tool(["NAME-6"])
-def test_unknown_parameters_refused(toolconformance_subject: Subject) -> None:
+def test_unknown_parameters_refused(toolconformance_subject: ToolSubject) -> None:
     """NAME-6: an unknown-only call, or a stale name in place of a declared one, is refused and
     changes nothing; an accepted extra beside correct parameters is advisory."""
     subject = toolconformance_subject
     tut = subject.tool
-    assert tut is not None
     subject.require_callable()
     schema = tut.schema
     declared = list(properties(schema))
@@ -130,7 +128,8 @@ def test_unknown_parameters_refused(toolconformance_subject: Subject) -> None:
     with subject.reporting():
         # Unknown-only calls.
         run_property(unknown_only_for(schema),
-                     lambda args: check_refused(subject.call(args), "an unknown-only call", list(args)), share_draws=True)
+                     lambda args: check_refused(subject.call(args), "an unknown-only call", list(args)),
+                     share_draws=True)
 
         # A stale or aliased name in place of each declared parameter.
         def stale(pair: list[Any]) -> None:
@@ -153,8 +152,10 @@ def test_unknown_parameters_refused(toolconformance_subject: Subject) -> None:
         extra = {**simplest_arguments(schema, full=True), "unexpected_option": "x"}
         record = subject.call(extra)
         if record.answered and not record.refused(declared + ["unexpected_option"]):
-            advisories.append("accepted an unknown parameter beside correct ones (`unexpected_option`) "
-                              "without a word; consider refusing it")
+            advisories.append(
+                "accepted an unknown parameter beside correct ones (`unexpected_option`) "
+                "without a word; consider refusing it"
+            )
     for note in dict.fromkeys(advisories):
         subject.advise(note)
 
@@ -167,12 +168,11 @@ _REJECTS_NAME = re.compile(
 
 
 @for_each_tool(["NAME-5"])
-def test_valid_calls_succeed(toolconformance_subject: Subject) -> None:
+def test_valid_calls_succeed(toolconformance_subject: ToolSubject) -> None:
     """NAME-5 (renaming): some valid call succeeds; a handler that refuses every valid call as naming
     one of its own declared parameters was renamed in its schema and not in its execute."""
     subject = toolconformance_subject
     tut = subject.tool
-    assert tut is not None
     subject.require_callable()
     schema = tut.schema
     declared = list(properties(schema))

@@ -1,0 +1,115 @@
+"""What the composition suites share: installing generated plugins, composing a catalog, reading
+what a composition advertises (the tools by name, every string in it, a schema less ``reason``)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from hypothesis import strategies as st
+
+from pytest_toolconformance import strategies as tcs
+from pytest_toolconformance.host.client import HostClient, check
+
+JSON = dict[str, Any]
+# Keys that would carry registration metadata into a provider payload's tool entry (DIAG-3).
+METADATA_KEYS = frozenset({
+    "external", "origin", "ownerUserId", "owner_user_id", "projectId", "project_id", "platform", "readOnly",
+    "read_only", "plugin", "owner", "scope", "deferLoading", "deferred", "showOutput", "metadata",
+})
+EXCLUDED_FROM_REASON = ("Bash", "ToolSearch")
+
+
+def without_reason(parameters: Any) -> JSON:
+    """An internal tool's advertised schema less the ``reason`` field the host adds: the field itself,
+    optional or (wrongly) required, is REASON-1's subject, so other rules compare what is left."""
+    own = dict(parameters) if isinstance(parameters, Mapping) else {}
+    if isinstance(own.get("properties"), Mapping):
+        own["properties"] = {k: v for k, v in own["properties"].items() if k != "reason"}
+    if isinstance(own.get("required"), list) and "reason" in own["required"]:
+        required = [r for r in own["required"] if r != "reason"]
+        if required:
+            own["required"] = required
+        else:
+            del own["required"]
+    return own
+
+
+def install(client: HostClient, plugins: Iterable[JSON], *, rule: str | None = None) -> None:
+    """Install generated plugins; each of their tools is valid, so each must be accepted (a finding of
+    the running test's rule, or of ``rule`` where the install is another rule's precondition)."""
+    for doc in plugins:
+        report = client.install(doc)
+        names = [t["name"] for t in doc["tools"]]
+        check("error" not in report and sorted(report.get("accepted") or []) == sorted(names),
+              f"plugin {doc['name']!r} installs with every generated tool accepted (they are all valid)",
+              report, {"plugin": doc}, rule=rule)
+
+
+def by_name(entries: Iterable[Mapping[str, Any]]) -> dict[str, Mapping[str, Any]]:
+    return {e["name"]: e for e in entries}
+
+
+def strings_in(value: Any) -> Iterable[str]:
+    """Every string in ``value``: keys and values, at any depth."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, Mapping):
+        for key, item in value.items():
+            yield str(key)
+            yield from strings_in(item)
+    elif isinstance(value, list | tuple):
+        for item in value:
+            yield from strings_in(item)
+
+
+def valid_utf8(text: Any) -> bool:
+    if not isinstance(text, str):
+        return False
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+def compose_catalog(client: HostClient, example: tuple[tcs.Catalog, list[JSON]]
+                     ) -> Iterable[tuple[JSON, JSON, tcs.Catalog, JSON]]:
+    """A fresh host with the catalog's plugins installed, composed in each of its session specs:
+    ``(spec, composition, catalog, scenario)`` for each."""
+    catalog, specs = example
+    client.reset()
+    install(client, catalog.plugins)
+    for spec in specs:
+        yield spec, client.open(**spec).compose(), catalog, {"plugins": list(catalog.plugins), "session": spec}
+
+
+def scope_name(tool: tcs.CatalogTool) -> str:
+    parts = [f"{k}={v}" for k, v in (("ownerUserId", tool.owner_user_id), ("projectId", tool.project_id),
+                                      ("platform", tool.platform)) if v is not None]
+    return ", ".join(parts) or "instance-wide"
+
+
+#: A catalog and one or two sessions to compose it in.
+CATALOG_SESSIONS = st.tuples(tcs.catalogs(), st.lists(tcs.session_specs(), min_size=1, max_size=2))
+
+
+def handler_received(outcome: Mapping[str, Any]) -> Any:
+    """The params the handler last observed in a call's outcome (its scripted ``params`` step)."""
+    params = [o.get("value") for o in outcome.get("observations") or [] if o.get("op") == "params"]
+    return params[-1] if params else None
+
+
+__all__ = [
+    "CATALOG_SESSIONS",
+    "handler_received",
+    "EXCLUDED_FROM_REASON",
+    "JSON",
+    "METADATA_KEYS",
+    "by_name",
+    "compose_catalog",
+    "install",
+    "scope_name",
+    "strings_in",
+    "valid_utf8",
+    "without_reason",
+]

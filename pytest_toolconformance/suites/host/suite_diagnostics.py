@@ -1,0 +1,109 @@
+"""DIAG: diagnostics redact external names and their namespaces, stay local without external tools,
+and provider payloads carry no registration metadata.
+
+Generated checks: the scenario files pin the named cases, these properties look for the case nobody
+named. Every example starts from a fresh host (``client.reset()``), and a failure reports the shrunk
+example as its smallest scenario.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import strategies as st
+
+from pytest_toolconformance import strategies as tcs
+from pytest_toolconformance.host.client import HostClient, check
+from pytest_toolconformance.profile import run_property
+from pytest_toolconformance.suites.host.composing import (
+    CATALOG_SESSIONS,
+    JSON,
+    METADATA_KEYS,
+    by_name,
+    compose_catalog,
+    strings_in,
+    without_reason,
+)
+from pytest_toolconformance.suites.host.preconditions import origin_checked
+
+# -- DIAG -------------------------------------------------------------------------------------------
+
+
+@pytest.mark.toolconformance("DIAG-1")
+def test_diagnostics_redact_external_names_and_their_namespaces(toolconformance_host: HostClient) -> None:
+    client = toolconformance_host
+    client.require("registration", "composition", "scoping", "deferral", "diagnostics")
+
+    def body(example: tuple[tcs.Catalog, list[JSON]]) -> None:
+        for spec, composed, catalog, scenario in compose_catalog(client, example):
+            strings = list(strings_in(composed.get("diagnostics")))
+            secret = [t.name for t in catalog.tools if t.external] + sorted(catalog.external_plugins)
+            leaks = sorted({needle for needle in secret for s in strings if needle in s})
+            check(not leaks, "the cache diagnostics contain no external tool name and no namespace hosting "
+                  "an external tool", {"leaked": leaks, "diagnostics": composed.get("diagnostics")}, scenario)
+            payload = {e.get("name") for e in composed["payload"].get("tools") or []}
+            for tool in catalog.visible_to(spec):
+                if tool.external and not tool.deferred:
+                    check(tool.name in payload, f"the provider payload still names {tool.name} (redaction is "
+                          "a separate projection)", sorted(n for n in payload if n), scenario)
+
+    run_property(CATALOG_SESSIONS, body)
+
+
+@pytest.mark.toolconformance("DIAG-2")
+def test_without_external_tools_diagnostics_stay_local(toolconformance_host: HostClient) -> None:
+    client = toolconformance_host
+    client.require("registration", "composition", "scoping", "deferral", "diagnostics")
+
+    def body(example: tuple[tcs.Catalog, list[JSON]]) -> None:
+        for spec, composed, catalog, scenario in compose_catalog(client, example):
+            strings = set(strings_in(composed.get("diagnostics")))
+            for tool in catalog.visible_to(spec):
+                check(tool.name in strings, f"with no external registrations, the diagnostics name local "
+                      f"tool {tool.name}", composed.get("diagnostics"), scenario)
+            payload = by_name(composed["payload"].get("tools") or [])
+            for tool in catalog.visible_to(spec):
+                if tool.deferred:
+                    continue
+                own = without_reason((payload.get(tool.name) or {}).get("parameters")).get("properties")
+                check(own == tool.parameters["properties"], f"local tool {tool.name}'s schema is advertised "
+                      "as registered (plus reason)", payload.get(tool.name), scenario)
+
+    run_property(
+        st.tuples(tcs.catalogs(external=False), st.lists(tcs.session_specs(), min_size=1, max_size=2)),
+        origin_checked(client, body),
+    )
+
+
+@pytest.mark.toolconformance("DIAG-3")
+def test_provider_payloads_carry_no_registration_metadata(toolconformance_host: HostClient) -> None:
+    client = toolconformance_host
+    client.require("registration", "composition", "scoping", "deferral")
+
+    def body(example: tuple[tcs.Catalog, list[JSON]]) -> None:
+        for _spec, composed, catalog, scenario in compose_catalog(client, example):
+            payload = composed["payload"]
+            for entry in payload.get("tools") or []:
+                extra = sorted(METADATA_KEYS & set(entry))
+                check(not extra, f"payload entry {entry.get('name')} has no metadata keys", extra, scenario)
+            needles = [*tcs.ACCOUNTS, *tcs.PROJECTS, *(p["name"] for p in catalog.plugins)]
+            leaks = sorted({n for n in needles for s in strings_in(payload) if n in s})
+            check(
+                not leaks,
+                "the provider payload mentions no owner, Project or plugin (namespace) of a registration",
+                leaks,
+                scenario,
+            )
+            known = catalog.by_name()
+            for entry in payload.get("tools") or []:
+                tool = known.get(entry.get("name"))
+                if tool is None or tool.external:
+                    continue
+                advertised = without_reason(entry.get("parameters"))
+                check(
+                    tcs.js_stringify(advertised) == tcs.js_stringify(tool.parameters),
+                    f"internal tool {tool.name}'s advertised schema is its own plus reason, with nothing inserted",
+                    {"advertised": entry.get("parameters"), "registered": tool.parameters},
+                    scenario,
+                )
+
+    run_property(CATALOG_SESSIONS, body)
