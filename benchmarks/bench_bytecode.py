@@ -22,7 +22,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-PLUGIN = ROOT / "tests" / "plugins" / "js" / "conforming"
+PLUGIN = ROOT / "tests" / "subjects" / "plugins" / "js" / "conforming"
 NODE_MODULES = ROOT / "tests" / "node_modules"
 
 

@@ -21,7 +21,7 @@ sys.path.insert(0, str(ROOT))
 
 from pytest_toolconformance.plugins.loaders.node import NodePlugin  # noqa: E402
 
-PLUGIN = ROOT / "tests" / "plugins" / "js" / "conforming" / "index.mjs"
+PLUGIN = ROOT / "tests" / "subjects" / "plugins" / "js" / "conforming" / "index.mjs"
 
 
 class _Logger:

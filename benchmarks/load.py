@@ -12,7 +12,7 @@ the disk. This generator runs, until stopped or for ``--seconds``:
 
 Use it around any command::
 
-    python benchmarks/load.py --seconds 600 -- python -m pytest tests/test_plugin_corpus.py
+    python benchmarks/load.py --seconds 600 -- python -m pytest tests/kit/plugins/test_plugin_corpus.py
 
 or from Python with :func:`machine_load`. It prints the load average it reached.
 """

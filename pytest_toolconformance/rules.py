@@ -79,7 +79,7 @@ def plugin_rules() -> list[str]:
 
 
 #: Rules binding plugins that no plugin check can observe, and why: a plugin-only run lists them out
-#: of scope with this reason instead of as "not-run" (tests/test_rule_scope.py holds this list to
+#: of scope with this reason instead of as "not-run" (tests/kit/test_rule_scope.py holds this list to
 #: the rules the plugin suites declare).
 UNCHECKED_PLUGIN_SIDE = {
     "DELEG-3": "no plugin check can observe it: a plugin never builds a child's access through the plugin "

@@ -13,7 +13,7 @@ from .transport import is_transport_failure, mark_transport_failure
 from .typebox import Type
 
 # The one face: every name the kit (or anyone else) uses of the reference host is here, so its
-# modules can move without breaking a caller (tests/test_layering.py holds the kit to it).
+# modules can move without breaking a caller (tests/kit/test_layering.py holds the kit to it).
 __all__ = [
     "CAPABILITIES",
     "EXTERNAL_DEFINITION_CAP",

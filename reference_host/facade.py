@@ -22,7 +22,7 @@ JSON = dict[str, Any]
 
 VERSION = "0.1.0"
 
-#: What the reference host supports: every capability the kit knows (tests/test_wire_client.py keeps
+#: What the reference host supports: every capability the kit knows (tests/kit/host/wire/test_wire_client.py keeps
 #: this list equal to ``pytest_toolconformance.host.contract.CAPABILITIES``).
 CAPABILITIES: tuple[str, ...] = (
     "bash",
@@ -78,7 +78,8 @@ class JsonHost:
         self._tmp: list[str] = []
 
     def info(self) -> JSON:
-        return {"name": Host.name, "version": VERSION, "capabilities": list(CAPABILITIES)}
+        return {"name": Host.name, "version": VERSION, "capabilities": list(CAPABILITIES),
+                "collisions": self.host.registry.collisions}
 
     def reset(self) -> None:
         self.close()

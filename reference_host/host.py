@@ -31,8 +31,9 @@ class Host:
 
     name = "reference-host"
 
-    def __init__(self, *, call_timeout: float = 10.0, register_timeout: float = 10.0) -> None:
-        self.registry = Registry()
+    def __init__(self, *, call_timeout: float = 10.0, register_timeout: float = 10.0,
+                 collisions: str = "first-wins") -> None:
+        self.registry = Registry(collisions=collisions)
         self.policies = PolicySource()
         self.call_timeout = call_timeout
         self.register_timeout = register_timeout

@@ -224,7 +224,7 @@ class RegistrationContext:
         if tool.name in self._staged:
             return Refusal(label, "REG-2", f"tool name {tool.name!r} is registered twice by plugin {self._plugin!r}")
         owner = self._registry.owner_of(tool.name)
-        if owner is not None:
+        if owner is not None and not self._registry.replaces(tool.name):
             return Refusal(
                 label,
                 "EXT-3",
@@ -253,13 +253,27 @@ class RegistrationContext:
         return list(self._staged.values())
 
 
+#: How a registry settles two plugins registering one tool name (EXT-3). The seed leaves it open:
+#: "first-wins" rejects the later registration, "last-wins" replaces the earlier one. Either way the
+#: name's metadata is the accepted owner's alone; a core tool's name is never replaced.
+COLLISION_POLICIES = ("first-wins", "last-wins")
+
+
 class Registry:
     """Every accepted registration, keyed by tool name, in registration order."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, collisions: str = "first-wins") -> None:
+        if collisions not in COLLISION_POLICIES:
+            raise ValueError(f"collisions must be one of {COLLISION_POLICIES}, not {collisions!r}")
+        self.collisions = collisions
         self._lock = threading.RLock()
         self._tools: dict[str, Registration] = {}
         self._manifests: dict[str, Manifest] = {}
+
+    def replaces(self, name: str) -> bool:
+        """Whether a new registration of ``name`` replaces the one in force (last-wins, never a core tool)."""
+        reg = self._tools.get(name)
+        return self.collisions == "last-wins" and (reg is None or reg.plugin != CORE_PLUGIN)
 
     def owner_of(self, name: str) -> str | None:
         reg = self._tools.get(name)
@@ -297,11 +311,11 @@ class Registry:
             # A concurrent install may have taken a name since register_tool checked it.
             for item in staged:
                 owner = self.owner_of(item.tool.name)
-                if owner is not None:
+                if owner is not None and not self.replaces(item.tool.name):
                     report.refused.append(
                         Refusal(item.tool.name, "EXT-3", f"tool name {item.tool.name!r} is already owned by {owner!r}")
                     )
-            staged = [s for s in staged if self.owner_of(s.tool.name) is None]
+            staged = [s for s in staged if self.owner_of(s.tool.name) is None or self.replaces(s.tool.name)]
             own_names = {s.tool.name for s in staged}
             for name in sorted(manifest.exact_read_only - own_names):
                 report.findings.append(

@@ -1,7 +1,8 @@
 """A TypeBox 1.x look-alike: ``Type.*`` builds JSON-Schema dicts that serialize like TypeBox does.
 
 ``json.dumps(schema, separators=(",", ":"), ensure_ascii=False)`` of a schema built here equals
-``JSON.stringify`` of the same ``Type.*`` call in TypeBox 1.x (checked by ``tests/test_typebox_compat.py``).
+``JSON.stringify`` of the same ``Type.*`` call in TypeBox 1.x (checked by
+``tests/reference_host/test_typebox_compat.py``).
 Facts mirrored from TypeBox 1.4:
 
 * generated keys come first, options after them (``{...generated, ...options}``); an option that

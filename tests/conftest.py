@@ -15,9 +15,7 @@ import pytest
 if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
     signal.signal(signal.SIGINT, signal.default_int_handler)
 
-REPO = Path(__file__).resolve().parent.parent
-SHARED = REPO.parent / "shared"
-NODE_MODULES = REPO / "tests" / "node_modules"
+from tests.paths import NODE_MODULES, SHARED
 
 
 @pytest.fixture(scope="session")

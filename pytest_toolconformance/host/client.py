@@ -98,6 +98,19 @@ class HostClient:
     def capabilities(self) -> frozenset[str]:
         return frozenset(self.info.get("capabilities") or ())
 
+    @property
+    def collisions(self) -> str | None:
+        """The collision policy the host declares (``first-wins`` or ``last-wins``), or None."""
+        declared = self.info.get("collisions")
+        return declared if declared in ("first-wins", "last-wins") else None
+
+    def require_collisions(self, policy: str) -> None:
+        """Skip a check whose expectations assume ``policy`` unless the host declares it."""
+        if self.collisions != policy:
+            declared = f"declares {self.collisions}" if self.collisions else "declares no collision policy"
+            pytest.skip(f"the check assumes the {policy} collision policy (the seed leaves it to the host), and the "
+                        f"host {declared} (info().collisions)")
+
     def require(self, *capabilities: str) -> None:
         """Skip the calling test, with the reason, unless the host declares every capability."""
         missing = [c for c in capabilities if c not in self.capabilities]

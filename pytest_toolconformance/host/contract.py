@@ -10,7 +10,7 @@ written once, with its parameters, its result (the wire schema ``wire/schemas/<m
 and the capabilities that cover it. :data:`METHODS` is read off it, and everything else that
 lists methods derives from that: the host-spec check (:mod:`.connect`), the wire vocabulary
 (:mod:`.wire.protocol`), the wire client's requests, the reference host's wire dispatch, and
-:class:`UnsupportedHost`. tests/test_host_contract.py proves they agree. The shapes are
+:class:`UnsupportedHost`. tests/kit/host/test_host_contract.py proves they agree. The shapes are
 documented in docs/adapter-contract.md; the scripted plugin format in
 ``scripted-plugin.schema.json`` beside this module.
 """
@@ -86,7 +86,9 @@ class HostAdapter(Protocol):
 
     @_method(wire=False)
     def info(self) -> JSON:
-        """``{"name", "version", "capabilities": [names from CAPABILITIES]}``."""
+        """``{"name", "version", "capabilities": [names from CAPABILITIES]}``, and optionally
+        ``"collisions": "first-wins" | "last-wins"``: how the host settles two plugins registering one
+        tool name (the seed leaves it open; undeclared, the checks hold either way)."""
 
     @_method()
     def reset(self) -> None:

@@ -152,6 +152,7 @@ class WireHostAdapter:
             "capabilities": sorted(self._capabilities),
             "protocol": self._hello["protocol"],
             "ignoredCapabilities": sorted(set(self._hello["capabilities"]) - set(CAPABILITIES)),
+            **({"collisions": self._hello["collisions"]} if "collisions" in self._hello else {}),
         }
 
     def reset(self) -> None:

@@ -137,6 +137,7 @@ class Server:
                     "version": VERSION,
                     "protocol": PROTOCOL_VERSION,
                     "capabilities": list(CAPABILITIES),
+                    "collisions": self.host.info()["collisions"],
                 },
             }
         )
@@ -166,7 +167,7 @@ def serve(
     server_class: type[Server] = Server,
 ) -> int:
     """Serve requests until ``stop`` or end of input; returns the exit status. ``server_class``
-    lets a test host (tests/wire_hosts/) change how some requests are answered."""
+    lets a test host (tests/subjects/wire_hosts/) change how some requests are answered."""
     if stdout is None:
         # The protocol owns the real stdout; anything else printed to fd 1 lands on stderr.
         stdout = os.fdopen(os.dup(sys.stdout.fileno()), "wb", buffering=1 << 16)

@@ -499,30 +499,39 @@ def _bystanders_unclassified(probes: JSON) -> None:
 
 
 @pytest.mark.toolconformance("EXT-3")
-@pytest.mark.parametrize("winner,loser", list(itertools.product(KINDS, KINDS)), ids=lambda k: str(k))
-def test_ext3_metadata_follows_accepted_owner(toolconformance_host: HostClient, winner: str, loser: str) -> None:
-    """A winner of each kind, then a colliding loser of each kind: the tool keeps exactly the
-    winner's origin, read-only classification and plan admission, before and after the loser and
-    after a later unrelated merge."""
+@pytest.mark.parametrize("first,second", list(itertools.product(KINDS, KINDS)), ids=lambda k: str(k))
+def test_ext3_metadata_follows_accepted_owner(toolconformance_host: HostClient, first: str, second: str) -> None:
+    """A registration of each kind, then a colliding one of each kind: the tool has exactly the
+    accepted owner's origin, read-only classification and owner, before the collision, after it and
+    after a later unrelated merge; the other registration contributes nothing.
+
+    Reading: the seed says a collision's rejected registration contributes nothing, not which one is
+    rejected. The accepted owner is the one the install report says: the later registration is refused
+    (first-wins) or accepted in the earlier one's place (last-wins). A host that declares its policy
+    (``info().collisions``) is held to it; the report's refusal need not name a rule.
+    """
     toolconformance_host.require("registration", "composition", "calls", "plan-mode", "delegation")
-    first, second = _owner("winner", winner), _owner("loser", loser, foreign=(EXACT,))
+    earlier, later = _owner("winner", first), _owner("loser", second, foreign=(EXACT,))
     third = plugin(
         "later",
         [tool("mcp__y__other", external=True)],
         manifest={"provides": {"tools": ["mcp__*"], "readOnlyTools": ["mcp__*"]}},
     )
-    scenario = {"plugins": [BYSTANDER, first, second, third]}
+    scenario = {"plugins": [BYSTANDER, earlier, later, third], "collisions": toolconformance_host.collisions}
 
     toolconformance_host.install_ok(BYSTANDER)
-    toolconformance_host.install_ok(first)
+    toolconformance_host.install_ok(earlier)
     session = toolconformance_host.open()
     before = _observe(session)
-    report = toolconformance_host.install_ok(second)
-    refused = [r for r in report.get("refused") or [] if r.get("tool") == SHARED]
+    report = toolconformance_host.install_ok(later)
+    replaced = SHARED in (report.get("accepted") or [])
+    refused = any(r.get("tool") == SHARED for r in report.get("refused") or [])
+    declared = toolconformance_host.collisions
     check(
-        SHARED not in (report.get("accepted") or []) and any(r.get("rule") == "EXT-3" for r in refused),
-        f"the loser's {SHARED} is refused under EXT-3",
-        report,
+        replaced != refused and declared in (None, "last-wins" if replaced else "first-wins"),
+        f"the install report accepts the colliding {SHARED} (last-wins) or refuses it (first-wins)"
+        + (f", as the host's declared {declared} policy says" if declared else ""),
+        {"accepted": report.get("accepted"), "refused": report.get("refused")},
         scenario,
     )
     toolconformance_host.install_ok(third)
@@ -530,23 +539,31 @@ def test_ext3_metadata_follows_accepted_owner(toolconformance_host: HostClient, 
     after = _observe(session)
 
     with origin_precondition(toolconformance_host):
-        external, provides = KINDS[winner]
-        declared = SHARED in provides.get("readOnlyTools", []) or (
-            external and "mcp__*" in provides.get("readOnlyTools", [])
-        )
-        expected = {"external": external, "readOnly": declared, "owner": "winner"}
-        for observed in (before, after):
+        expected = {"winner": _metadata(first, "winner")}
+        expected["after"] = _metadata(second, "loser") if replaced else expected["winner"]
+        for observed, want in ((before, expected["winner"]), (after, expected["after"])):
             probes = observed.pop("bystanders")
-            if observed != expected:
+            if observed != want:
                 _bystanders_unclassified(probes)
-        check(before == expected, f"the accepted {winner} registration has its own metadata", before, scenario)
+        check(before == expected["winner"], f"the accepted {first} registration has its own metadata", before,
+              scenario)
+        kept, dropped = ("the later", "the earlier") if replaced else ("the earlier", "the later")
         check(
-            after == expected,
-            f"after a rejected {loser} collision and a later merge, {SHARED} keeps the {winner} owner's metadata "
-            "(the loser contributes neither origin nor read-only classification)",
+            after == expected["after"],
+            f"after a {second} registration collides with a {first} one and a later merge, {SHARED} has {kept} "
+            f"owner's metadata alone ({dropped} registration contributes neither origin nor read-only "
+            "classification)",
             after,
             scenario,
         )
+
+
+def _metadata(kind: str, owner: str) -> JSON:
+    """What compose's catalog should say of SHARED when ``owner``'s registration of ``kind`` is in force."""
+    external, provides = KINDS[kind]
+    declared = provides.get("readOnlyTools", [])
+    read_only = SHARED in declared or (external and "mcp__*" in declared)
+    return {"external": external, "readOnly": read_only, "owner": owner}
 
 
 # -- REG-5 / MANIFEST-3: generated manifests against registrations ------------------------------------

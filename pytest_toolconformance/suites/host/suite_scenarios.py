@@ -17,4 +17,6 @@ def _param(case: Case) -> object:
 @pytest.mark.parametrize("case", [_param(c) for c in CASES])
 def test_scenario(case: Case, toolconformance_host: HostClient, tmp_path) -> None:
     toolconformance_host.require(*case.data.get("requires", []))
+    if "collisions" in case.data:
+        toolconformance_host.require_collisions(case.data["collisions"])
     CaseRunner(toolconformance_host, case, root=tmp_path).run()

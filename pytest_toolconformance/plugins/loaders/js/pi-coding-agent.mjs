@@ -1,7 +1,7 @@
 // Kit stand-in for "@earendil-works/pi-coding-agent" (and "@mariozechner/pi-coding-agent"), used only
 // when the plugin's folder does not resolve the real package (then the real one is loaded instead).
 //
-// It exports every name of the pinned pi 1.6.0 (tests/test_node_bridge.py compares the list with
+// It exports every name of the pinned pi 1.6.0 (tests/kit/plugins/test_node_bridge.py compares the list with
 // the real package), so that no import is ever undefined. What a tool plugin calls while it
 // registers or runs is implemented after pi's own source: defineTool, the built-in tool factories
 // (same names and schemas as pi's, simpler handlers), the truncation helpers, getAgentDir,

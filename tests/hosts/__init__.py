@@ -1,0 +1,1 @@
+"""Tests of the adapters for real hosts in ``hosts/``."""

@@ -1,0 +1,1 @@
+"""Tests of the pytest plugin, ``pytest_toolconformance``, mirrored by module."""

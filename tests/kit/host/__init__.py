@@ -1,0 +1,1 @@
+"""Tests of ``pytest_toolconformance.host``: the adapter contract and the JS host kit."""

