@@ -35,6 +35,18 @@ def without_reason(parameters: Any) -> JSON:
     return own
 
 
+def keeps_schema(advertised: Any, original: Mapping[str, Any]) -> bool:
+    """Nothing of ``original`` (a flat object schema) is lost in ``advertised``: every property with its
+    own definition, every required name still required. What a host adds of its own (a field it
+    injects into every schema) caps nothing, so the cap rules do not read it as a cap."""
+    if not isinstance(advertised, Mapping) or not isinstance(advertised.get("properties"), Mapping):
+        return False
+    own = advertised["properties"]
+    required = advertised.get("required") or []
+    return all(own.get(k) == v for k, v in (original.get("properties") or {}).items()) and isinstance(
+        required, list) and set(original.get("required") or []) <= set(required)
+
+
 def install(client: HostClient, plugins: Iterable[JSON], *, rule: str | None = None) -> None:
     """Install generated plugins; each of their tools is valid, so each must be accepted (a finding of
     the running test's rule, or of ``rule`` where the install is another rule's precondition)."""
@@ -100,6 +112,7 @@ def handler_received(outcome: Mapping[str, Any]) -> Any:
 
 
 __all__ = [
+    "keeps_schema",
     "CATALOG_SESSIONS",
     "handler_received",
     "EXCLUDED_FROM_REASON",

@@ -20,6 +20,7 @@ from pytest_toolconformance.suites.host.composing import (
     METADATA_KEYS,
     by_name,
     compose_catalog,
+    keeps_schema,
     strings_in,
     without_reason,
 )
@@ -64,9 +65,10 @@ def test_without_external_tools_diagnostics_stay_local(toolconformance_host: Hos
             for tool in catalog.visible_to(spec):
                 if tool.deferred:
                     continue
-                own = without_reason((payload.get(tool.name) or {}).get("parameters")).get("properties")
-                check(own == tool.parameters["properties"], f"local tool {tool.name}'s schema is advertised "
-                      "as registered (plus reason)", payload.get(tool.name), scenario)
+                advertised = without_reason((payload.get(tool.name) or {}).get("parameters"))
+                check(keeps_schema(advertised, tool.parameters), f"local tool {tool.name}'s schema is advertised "
+                      "with every property and required name it was registered with (unredacted)",
+                      payload.get(tool.name), scenario)
 
     run_property(
         st.tuples(tcs.catalogs(external=False), st.lists(tcs.session_specs(), min_size=1, max_size=2)),
@@ -99,10 +101,13 @@ def test_provider_payloads_carry_no_registration_metadata(toolconformance_host: 
                 if tool is None or tool.external:
                     continue
                 advertised = without_reason(entry.get("parameters"))
+                inserted = set(advertised) | set(advertised.get("properties") or {})
                 check(
-                    tcs.js_stringify(advertised) == tcs.js_stringify(tool.parameters),
-                    f"internal tool {tool.name}'s advertised schema is its own plus reason, with nothing inserted",
-                    {"advertised": entry.get("parameters"), "registered": tool.parameters},
+                    keeps_schema(advertised, tool.parameters) and not inserted & METADATA_KEYS,
+                    f"internal tool {tool.name}'s advertised schema is its own (plus reason, and what the host adds "
+                    "of its own), with no registration metadata inserted",
+                    {"advertised": entry.get("parameters"), "registered": tool.parameters,
+                     "metadataKeys": sorted(inserted & METADATA_KEYS)},
                     scenario,
                 )
 
