@@ -37,7 +37,8 @@ def toolconformance_adapter(
     request: pytest.FixtureRequest, toolconformance_settings: options.Settings
 ) -> HostAdapter:
     """The raw adapter of the host under test, one per run (per xdist worker), from ``config.stash``."""
-    return configured_adapter(request.config, toolconformance_settings.host, timeout=toolconformance_settings.timeout)
+    return configured_adapter(request.config, toolconformance_settings.host, timeout=toolconformance_settings.timeout,
+                              startup_timeout=toolconformance_settings.startup_timeout)
 
 
 @pytest.fixture

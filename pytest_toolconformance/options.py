@@ -25,6 +25,8 @@ DEFAULT_SEED = 0
 MAX_SEED = 2**32 - 1
 DEFAULT_MAX_EXAMPLES = 50
 DEFAULT_TIMEOUT = 5.0
+#: A wire host's own start (its imports, a runtime it boots) is not a hang: it gets this long by default.
+DEFAULT_HOST_STARTUP_TIMEOUT = 30.0
 
 
 @dataclass(frozen=True)
@@ -68,7 +70,11 @@ OPTIONS: tuple[Option, ...] = (
     Option("--toolconformance-timeout", "toolconformance_timeout",
            f"seconds a plugin or host may take for one step on an idle machine, at least 0.1 (default "
            f"{DEFAULT_TIMEOUT:g}); a plugin's bound is stretched by the load measured at start, and a step out of "
-           "time is retried once, then errored", "float", "S"),
+           "time is retried once, then errored; a wire host's request gets one more per 100 tools it holds",
+           "float", "S"),
+    Option("--toolconformance-host-startup-timeout", "toolconformance_host_startup_timeout",
+           "seconds a wire host may take to start and answer the hello, at least 0.1 (default: "
+           f"{DEFAULT_HOST_STARTUP_TIMEOUT:g}, or --toolconformance-timeout when that is longer)", "float", "S"),
     Option("--toolconformance-tool-budget", "toolconformance_tool_budget",
            "COST-2: advertised bytes a tool may cost per turn, at least 1; an overrun fails (default: report only)",
            "int", "BYTES"),
@@ -92,12 +98,19 @@ class Settings:
     seed: int = DEFAULT_SEED
     seed_source: str = "default"  # default, given, random
     timeout: float = DEFAULT_TIMEOUT
+    host_startup_timeout: float | None = None
     tool_budget: int | None = None
     pass_env: tuple[str, ...] = ()
 
     @property
     def host_suites(self) -> bool:
         return self.enabled and self.suites in ("host", "all")
+
+    @property
+    def startup_timeout(self) -> float:
+        """Seconds a wire host has to start and answer the hello."""
+        given = self.host_startup_timeout
+        return given if given is not None else max(DEFAULT_HOST_STARTUP_TIMEOUT, self.timeout)
 
     @property
     def plugin_suites(self) -> bool:
@@ -115,7 +128,8 @@ class Settings:
             f"toolconformance: plugins={', '.join(self.plugins) or '(none)'}",
             f"toolconformance: report={self.report or '(none)'} deviations={self.deviations or '(none)'}",
             f"toolconformance: seed={self.seed} ({self.seed_source}) max_examples={self.max_examples}"
-            f" timeout={self.timeout:g}s tool_budget={self.tool_budget if self.tool_budget is not None else '(none)'}",
+            f" timeout={self.timeout:g}s host_startup_timeout={self.startup_timeout:g}s"
+            f" tool_budget={self.tool_budget if self.tool_budget is not None else '(none)'}",
         ]
 
 
@@ -206,6 +220,7 @@ def read_settings(config: pytest.Config) -> Settings:
         seed=seed,
         seed_source=seed_source,
         timeout=number("toolconformance_timeout", float, 0.1, DEFAULT_TIMEOUT),
+        host_startup_timeout=number("toolconformance_host_startup_timeout", float, 0.1, None),
         tool_budget=number("toolconformance_tool_budget", int, 1, None),
         pass_env=tuple(values["toolconformance_pass_env"][0] or ()),
     )

@@ -55,7 +55,8 @@ def pytest_configure(config: pytest.Config) -> None:
     settings = options.store(config, options.check_plugin_paths(config, settings))
     adapter = None
     if settings.host_suites:  # a plugin-only run checks no host: none is started
-        adapter = configured_adapter(config, settings.host, timeout=settings.timeout, search_paths=[Path.cwd()])
+        adapter = configured_adapter(config, settings.host, timeout=settings.timeout,
+                                     startup_timeout=settings.startup_timeout, search_paths=[Path.cwd()])
         if not hasattr(config, "workerinput"):  # the controller says it once; workers never meet a host that failed
             check_handshake(adapter)
     register_reporting(config, settings, adapter)

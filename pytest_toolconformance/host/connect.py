@@ -7,6 +7,7 @@ spec, kept in ``config.stash``, closed when the run ends.
 from __future__ import annotations
 
 import importlib
+import inspect
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -28,14 +29,15 @@ DEFAULT_HOST = "pytest_toolconformance.host.inprocess:factory"
 ADAPTER_KEY = pytest.StashKey[HostAdapter]()
 
 
-def configured_adapter(config: pytest.Config, spec: str, *, timeout: float,
+def configured_adapter(config: pytest.Config, spec: str, *, timeout: float, startup_timeout: float | None = None,
                        search_paths: Sequence[Path] = ()) -> HostAdapter:
     """The run's adapter: the one in ``config.stash``, or built from ``spec`` now, stashed, and
     closed at the end of the run. A spec that gives no adapter is a :class:`pytest.UsageError`."""
     adapter = config.stash.get(ADAPTER_KEY, None)
     if adapter is None:
         try:
-            adapter = load_host(spec, search_paths=[config.rootpath, *search_paths], timeout=timeout)
+            adapter = load_host(spec, search_paths=[config.rootpath, *search_paths], timeout=timeout,
+                                startup_timeout=startup_timeout)
         except HostSpecError as exc:
             raise pytest.UsageError(str(exc)) from None
         config.stash[ADAPTER_KEY] = adapter
@@ -73,8 +75,18 @@ def check_handshake(adapter: Any) -> None:
         ) from None
 
 
-def load_host(spec: str, *, search_paths: Sequence[Path] = (), timeout: float = 10.0) -> Any:
-    """Build the adapter that ``spec`` names: ``module:factory`` or ``exec:COMMAND``."""
+def _takes_timeout(factory: Any) -> bool:
+    try:
+        parameters = inspect.signature(factory).parameters
+    except (TypeError, ValueError):
+        return False
+    return "timeout" in parameters or any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters.values())
+
+
+def load_host(spec: str, *, search_paths: Sequence[Path] = (), timeout: float = 10.0,
+              startup_timeout: float | None = None) -> Any:
+    """Build the adapter that ``spec`` names: ``module:factory`` or ``exec:COMMAND``. A factory that
+    takes a ``timeout`` parameter is given the run's (--toolconformance-timeout) to bound plugin code."""
     spec = (spec or DEFAULT_HOST).strip()
     if spec.startswith("exec:"):
         command = spec[len("exec:") :].strip()
@@ -88,7 +100,7 @@ def load_host(spec: str, *, search_paths: Sequence[Path] = (), timeout: float = 
                 f"--toolconformance-host={spec!r}: this platform ({sys.platform}) cannot run a wire host: "
                 f"{_WIRE_UNAVAILABLE}; use a module:factory Python adapter"
             )
-        return WireHostAdapter(command, timeout=timeout)
+        return WireHostAdapter(command, timeout=timeout, startup_timeout=startup_timeout)
     module_name, sep, attr = spec.partition(":")
     if not sep or not module_name or not attr:
         raise HostSpecError(f"--toolconformance-host={spec!r} is not of the form module:factory or exec:COMMAND")
@@ -115,7 +127,7 @@ def load_host(spec: str, *, search_paths: Sequence[Path] = (), timeout: float = 
     if not callable(factory):
         raise HostSpecError(f"--toolconformance-host={spec!r}: {attr!r} is not callable; name a factory function")
     try:
-        adapter = factory()
+        adapter = factory(timeout=timeout) if _takes_timeout(factory) else factory()
     except Exception as exc:  # noqa: BLE001
         raise HostSpecError(
             f"--toolconformance-host={spec!r}: calling {attr}() failed: {type(exc).__name__}: {exc}"

@@ -80,10 +80,17 @@ class _Logged:
     session: str | None  # the kit's id of a session this request created
 
 
+#: Tools one ``timeout`` is given for: a request is allowed ``timeout`` for every this many tools the
+#: host holds (and a plugin install for the tools it brings), on top of its own. Composing a catalog is
+#: linear work in it (COST-1), so a 3,000-tool composition gets 31 timeouts, a small one just one.
+TOOLS_PER_TIMEOUT = 100
+
+
 class WireHostAdapter:
     """A host adapter over the wire protocol. ``command`` is run as given (no shell); ``timeout`` is
-    the deadline of one request in seconds; the handshake also allows for start-up
-    (``startup_timeout``, by default at least 5 s)."""
+    the deadline of one request in seconds, stretched by the catalog the host holds
+    (:data:`TOOLS_PER_TIMEOUT`); the handshake allows for start-up instead (``startup_timeout``, by
+    default at least 5 s; the kit passes --toolconformance-host-startup-timeout)."""
 
     def __init__(
         self,
@@ -133,6 +140,8 @@ class WireHostAdapter:
         self._proc: _Process | None = None
         self._hello: JSON | None = None
         self._capabilities: frozenset[str] = frozenset()
+        #: Tools the host holds now (accepted by installs since the last reset): requests scale with it.
+        self._tools_held = 0
         self._last_fault: str | None = None
         self._last_stderr = ""
         self._log: list[_Logged] = []
@@ -162,6 +171,7 @@ class WireHostAdapter:
         self._next_check()
         self._log.clear()
         self._to_proc.clear()
+        self._tools_held = 0
         kind, value = self._request("reset", {})
         if kind == "error":
             self._raise_soft(
@@ -202,6 +212,8 @@ class WireHostAdapter:
         if method in protocol.SESSION_RESULT_METHODS and kind == "result":
             value = dict(value)
             value["session"] = self._adopt_session(value["session"])
+        if method == "install_plugin" and kind == "result" and isinstance(value.get("accepted"), list):
+            self._tools_held += len(value["accepted"])
         if method in protocol.STATE_METHODS:
             self._log.append(
                 _Logged(
@@ -212,6 +224,22 @@ class WireHostAdapter:
                 )
             )
         return {"error": value} if kind == "error" else value
+
+    def allowance(self, method: str, params: Any) -> float:
+        """Seconds request ``method`` may take: the timeout, and one more per :data:`TOOLS_PER_TIMEOUT`
+        tools the host holds (an install: plus the tools it brings), since that work is the catalog's."""
+        tools = self._tools_held
+        if method == "install_plugin" and isinstance(params, Mapping):
+            brought = (params.get("plugin") or {}).get("tools") if isinstance(params.get("plugin"), Mapping) else None
+            tools += len(brought) if isinstance(brought, list) else 0
+        return self.timeout * (1 + tools / TOOLS_PER_TIMEOUT)
+
+    def _allowance_text(self, method: str, allowed: float) -> str:
+        if method == "hello":
+            return "--toolconformance-host-startup-timeout: its start and the hello"
+        if allowed > self.timeout:
+            return f"--toolconformance-timeout {self.timeout:g} s, stretched for the {self._tools_held} tools it holds"
+        return "--toolconformance-timeout"
 
     def _adopt_session(self, proc_id: str) -> str:
         """The kit's id for a session the current process just created (the same id, unless a
@@ -240,8 +268,9 @@ class WireHostAdapter:
         seq = proc.next_seq
         proc.next_seq += 1
         line = protocol.encode({"seq": seq, "method": method, "params": params})
+        allowed = self.startup_timeout if method == "hello" else self.allowance(method, params)
         if deadline is None:
-            deadline = time.monotonic() + self.timeout
+            deadline = time.monotonic() + allowed
         if self.transcript is not None:
             self.transcript.append(("kit", line))
         try:
@@ -249,10 +278,8 @@ class WireHostAdapter:
             raw = proc.readline(deadline)
         except _proc.ProcessFault as exc:
             if exc.kind == "timeout":
-                wait = self.startup_timeout if method == "hello" else self.timeout
-                exc.detail = (
-                    f"no answer within {wait:g} s (--toolconformance-timeout); the kit killed it (pid {proc.pid})"
-                )
+                exc.detail = f"no answer within {allowed:g} s ({self._allowance_text(method, allowed)}); the kit " \
+                             f"killed it (pid {proc.pid})"
             self._fatal(proc, exc.kind, exc.detail, method, seq, exc.line)
         if self.transcript is not None:
             self.transcript.append(("host", raw))

@@ -415,3 +415,20 @@ def test_line_separators_in_a_tools_text_survive_the_trip(reference: WireHostAda
     assert answer["handlerRan"] is True and text in json.dumps(answer["content"], ensure_ascii=False)
     sent = [line for who, line in reference.transcript or [] if who == "kit" and b'"method":"call"' in line]
     assert sent and b"\\u2028" in sent[-1] and "\u2028".encode() not in sent[-1]
+
+
+def test_a_request_is_given_time_for_the_catalog_the_host_holds(reference: WireHostAdapter) -> None:
+    """Issue 21, item 6: one deadline served a one-tool call and a 3,000-tool composition alike
+    (COST-1 errored at 20 s, passed at 60 s). A request now gets one timeout per 100 tools held."""
+    from pytest_toolconformance.host.wire.client import TOOLS_PER_TIMEOUT
+
+    reference.reset()
+    assert reference.allowance("compose", {"session": "s"}) == reference.timeout
+    tools = [{"name": f"t{i}", "label": "t", "description": "d", "parameters": {"type": "object", "properties": {}},
+              "handler": []} for i in range(250)]
+    assert reference.allowance("install_plugin", {"plugin": {"name": "big", "tools": tools}}) == pytest.approx(
+        reference.timeout * (1 + 250 / TOOLS_PER_TIMEOUT))
+    assert reference.install_plugin({"name": "big", "tools": tools}).get("accepted")
+    assert reference.allowance("compose", {"session": "s"}) == pytest.approx(reference.timeout * 3.5)
+    reference.reset()
+    assert reference.allowance("compose", {"session": "s"}) == reference.timeout
