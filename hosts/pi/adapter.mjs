@@ -317,6 +317,9 @@ const wrapped = Object.fromEntries(Object.entries(operations).map(([name, op]) =
 
 serve({
   name: "pi", version: VERSION, capabilities: ["registration", "composition", "calls", "hooks"], operations: wrapped,
+  // pi keeps the extension that registered a tool name first: a later extension's tool of that name
+  // is not in getAllTools() under its path (install_plugin above reports it refused).
+  collisions: "first-wins",
   hello: (_params, session) => {
     bound = session.pluginTimeBound;
     dispose();

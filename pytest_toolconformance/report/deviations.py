@@ -8,11 +8,19 @@ The file is TOML or JSON, chosen by extension, of the same shape::
     link = "https://tracker.example/HOST-12"   # optional
 
     [[deviation]]
+    rule = "REG-6"
+    checks = ["test_reg6_validation_runs_after_hooks", "test_scenario[REG-6-reg/validation-after-hooks]"]
+    reason = "..."
+
+    [[deviation]]
     test = "suite_scenarios.py::test_scenario[CAP-2-cap/definition-cap]"
     reason = "..."
 
 A declared rule that fails is reported as ``deviation`` and does not fail the run; a declared rule
-that passes is *stale* and fails the run, so the file never outlives the bug it excuses.
+that passes is *stale* and fails the run, so the file never outlives the bug it excuses. An entry
+with ``checks`` covers only those checks of its rule (a check function's name covers all its cases,
+``name[case]`` one case): another check of the rule that fails still fails the run, and a named check
+that passes is stale even while the rule fails elsewhere, so a reason cannot outlive what it explains.
 """
 
 from __future__ import annotations
@@ -20,16 +28,17 @@ from __future__ import annotations
 import json
 import tomllib
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from pytest_toolconformance.rules import all_rules
 
 FORMAT_HINT = (
-    'each entry is [[deviation]] with rule = "ID" (or test = "NODE-ID"), reason = "..." and optional link = "..."'
+    'each entry is [[deviation]] with rule = "ID" (optionally checks = ["test_name", "test_name[case]"]) or '
+    'test = "NODE-ID", reason = "..." and optional link = "..."'
 )
-_KEYS = {"rule", "test", "reason", "link"}
+_KEYS = {"rule", "checks", "test", "reason", "link"}
 #: The reason of an entry that --toolconformance-deviations-update wrote: a person must replace it.
 PLACEHOLDER = (
     "TODO: say why the host deviates from this rule (a person must write this; the kit refuses the entry until then)"
@@ -47,6 +56,8 @@ class Deviation:
     rule: str | None = None
     test: str | None = None
     link: str | None = None
+    #: The checks of ``rule`` the entry covers (none: every check of the rule).
+    checks: tuple[str, ...] = ()
 
     @property
     def key(self) -> str:
@@ -62,9 +73,15 @@ class Deviation:
             out["rule"] = self.rule
         if self.test is not None:
             out["test"] = self.test
+        if self.checks:
+            out["checks"] = list(self.checks)
         if self.link is not None:
             out["link"] = self.link
         return out
+
+    def covers(self, nodeid: str) -> bool:
+        """Whether this rule entry covers a test of its rule: every test, or one its ``checks`` name."""
+        return not self.checks or any(check_matches(check, nodeid) for check in self.checks)
 
     def matches_test(self, nodeid: str) -> bool:
         """A ``test`` entry matches a node id exactly, or by its tail: the suites live in site-packages,
@@ -80,6 +97,16 @@ class Deviation:
         return path.endswith("/" + want_path) or Path(path).name == want_path
 
 
+def check_matches(check: str, nodeid: str) -> bool:
+    """``check`` names the test ``nodeid``: by its function name (every case of it), by ``name[case]``, or
+    either after ``file.py::``."""
+    tail = nodeid.rsplit("::", 1)[-1]
+    want = check.rsplit("::", 1)[-1]
+    if "::" in check and not nodeid.partition("::")[0].endswith(check.rsplit("::", 1)[0]):
+        return False
+    return want == tail or ("[" not in want and tail.split("[", 1)[0] == want)
+
+
 @dataclass(frozen=True)
 class Deviations:
     source: str
@@ -91,7 +118,7 @@ class Deviations:
         for entry in self.entries:
             if entry.matches_test(nodeid):
                 return entry
-        by_rule = {e.rule: e for e in self.entries if e.rule is not None}
+        by_rule = {e.rule: e for e in self.entries if e.rule is not None and e.covers(nodeid)}
         if rules and all(rule in by_rule for rule in rules):
             return by_rule[rules[0]]
         return None
@@ -138,6 +165,11 @@ def _entry(raw: Any, index: int, source: str, known: Iterable[str], placeholders
     for key in ("rule", "test", "reason", "link"):
         if key in raw and (not isinstance(raw[key], str) or not raw[key].strip()):
             raise _fail(source, where, f"{key} must be a non-empty string")
+    checks = raw.get("checks", [])
+    if "checks" in raw and ("rule" not in raw or not isinstance(checks, list) or not checks
+                            or not all(isinstance(c, str) and c.strip() for c in checks)):
+        raise _fail(source, where, "checks goes with rule and is a non-empty list of check names, such as "
+                                   '["test_name", "test_name[case]"]')
     if "reason" not in raw:
         raise _fail(
             source, where, "has no reason; say why the host deviates (a deviation without a reason is not reviewable)"
@@ -156,7 +188,8 @@ def _entry(raw: Any, index: int, source: str, known: Iterable[str], placeholders
             where,
             f"rule {rule} is not a rule of this kit (the report lists them all); fix the ID or delete the entry",
         )
-    return Deviation(index=index, reason=raw["reason"].strip(), rule=rule, test=raw.get("test"), link=raw.get("link"))
+    return Deviation(index=index, reason=raw["reason"].strip(), rule=rule, test=raw.get("test"), link=raw.get("link"),
+                     checks=tuple(c.strip() for c in checks))
 
 
 def load_deviations(path: str | Path, *, source: str | None = None, updating: bool = False) -> Deviations:
@@ -185,12 +218,20 @@ def load_deviations(path: str | Path, *, source: str | None = None, updating: bo
 
 
 def updated(
-    deviations: Deviations, failed_rules: Sequence[str], stale: Iterable[Deviation]
-) -> tuple[list[dict[str, str]], list[str], list[str]]:
-    """(entries, added, removed): the file's entries without the stale ones, plus a placeholder entry for
-    every failed rule no entry covers yet."""
-    stale_keys = {e.key for e in stale}
-    kept = [e for e in deviations.entries if e.key not in stale_keys]
+    deviations: Deviations, failed_rules: Sequence[str], stale: Iterable[Deviation],
+    stale_checks: Mapping[int, set[str]] | None = None,
+) -> tuple[list[dict[str, Any]], list[str], list[str]]:
+    """(entries, added, removed): the file's entries without the stale ones (an entry that names checks
+    loses only its stale checks, and goes when none is left), plus a placeholder entry for every failed
+    rule no entry covers yet."""
+    stale_checks = stale_checks or {}
+    trimmed: dict[int, Deviation] = {}
+    for entry in stale:
+        left = tuple(c for c in entry.checks if c not in stale_checks.get(entry.index, set()))
+        if entry.checks and stale_checks.get(entry.index) and left:
+            trimmed[entry.index] = replace(entry, checks=left)
+    stale_keys = {e.key for e in stale if e.index not in trimmed}
+    kept = [trimmed.get(e.index, e) for e in deviations.entries if e.key not in stale_keys]
     covered = {e.rule for e in kept if e.rule is not None}
     added = [rule for rule in dict.fromkeys(failed_rules) if rule not in covered]
     entries = [{k: v for k, v in e.as_json().items() if k != "entry"} for e in kept]
@@ -198,7 +239,7 @@ def updated(
     return entries, added, sorted(stale_keys)
 
 
-def dump(entries: Sequence[Mapping[str, str]], path: Path) -> str:
+def dump(entries: Sequence[Mapping[str, Any]], path: Path) -> str:
     """The text of a deviations file: TOML or JSON by the file's extension."""
     if path.suffix.lower() == ".json":
         return json.dumps({"deviation": list(entries)}, indent=2, ensure_ascii=False) + "\n"
@@ -207,7 +248,7 @@ def dump(entries: Sequence[Mapping[str, str]], path: Path) -> str:
         # A JSON string is a valid TOML basic string (the same escapes).
         lines = ["[[deviation]]"] + [
             f"{key} = {json.dumps(entry[key], ensure_ascii=False)}"
-            for key in ("rule", "test", "reason", "link")
+            for key in ("rule", "checks", "test", "reason", "link")
             if key in entry
         ]
         blocks.append("\n".join(lines))

@@ -234,9 +234,11 @@ class ReportingPlugin:
     def _update_deviations(self, report: dict[str, Any]) -> None:
         assert self.deviations is not None and self.deviations_path is not None
         failed = [r["id"] for r in report["rules"] if r["status"] == "failed"]
-        stale_entries = {s["entry"] for s in report["deviations"]["stale"]}
-        stale = [e for e in self.deviations.entries if e.index in stale_entries]
-        entries, added, removed = deviations_file.updated(self.deviations, failed, stale)
+        stale_checks: dict[int, set[str]] = {}
+        for s in report["deviations"]["stale"]:
+            stale_checks.setdefault(s["entry"], set()).update([s["check"]] if "check" in s else [])
+        stale = [e for e in self.deviations.entries if e.index in stale_checks]
+        entries, added, removed = deviations_file.updated(self.deviations, failed, stale, stale_checks)
         self.deviations_path.parent.mkdir(parents=True, exist_ok=True)
         self.deviations_path.write_text(deviations_file.dump(entries, self.deviations_path), "utf-8")
         self.updated = (

@@ -18,7 +18,7 @@ from typing import Any
 
 from pytest_toolconformance.findings import shorten
 from pytest_toolconformance.host.wire.outcomes import ERRORED_ATTRIBUTE
-from pytest_toolconformance.report.deviations import Deviation, Deviations
+from pytest_toolconformance.report.deviations import Deviation, Deviations, check_matches
 from pytest_toolconformance.rules import UNCHECKED_PLUGIN_SIDE, Rule, all_rules, fix_advice
 
 FORMAT = "pytest-toolconformance/report/1"
@@ -253,6 +253,8 @@ def _rule_entry(rule: Rule, tests: list[TestRecord], deviations: Deviations | No
 class StaleDeviation:
     entry: Deviation
     message: str
+    #: The one named check that is stale, where the entry names checks.
+    check: str | None = None
 
 
 def stale_deviations(deviations: Deviations | None, statuses: Mapping[str, str],
@@ -265,6 +267,18 @@ def stale_deviations(deviations: Deviations | None, statuses: Mapping[str, str],
     source = deviations.source
     for entry in deviations.entries:
         where = entry.describe(source)
+        if entry.rule is not None and entry.checks:
+            of_rule = [t for t in tests.values() if entry.rule in t.rules]
+            for check in entry.checks:
+                named = {t.outcome for t in of_rule if check_matches(check, t.nodeid)}
+                if "passed" in named and not named & {"failed", "deviation", "errored"}:
+                    stale.append(StaleDeviation(entry, f"stale deviation: {where}: its check {check} now passes "
+                                                       f"(whatever else of {entry.rule} fails); remove it from checks",
+                                                check))
+                elif not named & {"failed", "deviation", "errored"}:
+                    unused.append(StaleDeviation(entry, f"unused deviation: {where}: its check {check} did not fail "
+                                                        "in this run"))
+            continue
         if entry.rule is not None:
             status = statuses.get(entry.rule, "not-run")
             if status == "passed":
@@ -339,7 +353,8 @@ def build_report(
         "deviations": {
             "file": deviations.source if deviations is not None else None,
             "entries": [e.as_json() for e in deviations.entries] if deviations is not None else [],
-            "stale": [{**s.entry.as_json(), "message": s.message} for s in stale],
+            "stale": [{**s.entry.as_json(), "message": s.message, **({"check": s.check} if s.check else {})}
+                      for s in stale],
             "unused": [{**s.entry.as_json(), "message": s.message} for s in unused],
         },
     }

@@ -72,7 +72,8 @@ export function pluginTimeBound(kitTimeout) {
 /**
  * Serve the protocol until `stop` or end of input, then exit with status 0.
  *
- * host: {name, version, capabilities: [...], operations: {method: async (params, session) => result},
+ * host: {name, version, capabilities: [...], collisions?: "first-wins" | "last-wins",
+ *        operations: {method: async (params, session) => result},
  *        hello?: async (params) => void, reset?: async () => void, stop?: async () => void}
  * An operation returns its result (undefined answers {}), returns error(...) or throws a Refusal for
  * input it refuses; any other throw is answered as kind "internal" and logged to stderr. `session`
@@ -131,7 +132,10 @@ export function serve(host, { input = process.stdin, output = process.stdout, ex
         }
         session = { timeout: params.timeout ?? null, pluginTimeBound: pluginTimeBound(params.timeout) };
         await host.hello?.(params, session);
-        send({ seq, result: { name: host.name, version: host.version, protocol: PROTOCOL_VERSION, capabilities: [...host.capabilities] } });
+        const hello = { name: host.name, version: host.version, protocol: PROTOCOL_VERSION, capabilities: [...host.capabilities] };
+        // How the host settles two plugins registering one name (EXT-3), where it says.
+        if (host.collisions) hello.collisions = host.collisions;
+        send({ seq, result: hello });
         return;
       }
       if (method === "stop") {

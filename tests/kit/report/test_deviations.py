@@ -209,3 +209,56 @@ def test_deviation_is_visible_in_junitxml(pytester: pytest.Pytester) -> None:
     text = xml.read_text("utf-8")
     assert '<property name="rule" value="CAP-1"' in text
     assert '<property name="toolconformance-deviation" value="rule = &quot;CAP-1&quot;"' in text
+
+
+# -- entries that name their checks (issue 21, item 10) ----------------------------------------------
+#: What the CAP-1 mutant fails: the property, and every scenario case of a description over the cap.
+CAP1_PROPERTY = "test_external_descriptions_are_cut_at_1000_bytes_on_a_character_boundary"
+CAP1_SCENARIOS = "test_scenario"
+CAP1_PASSING_CASE = "test_scenario[CAP-1-cap/description-at-limit-unchanged]"
+
+
+def _checks_entry(*checks: str) -> str:
+    return f'[[deviation]]\nrule = "CAP-1"\nchecks = {json.dumps(list(checks))}\nreason = "capped at 1,024 bytes"\n'
+
+
+def test_checks_must_go_with_a_rule_and_be_a_list_of_names(tmp_path: Path) -> None:
+    for body in ('[[deviation]]\ntest = "t.py::t"\nchecks = ["t"]\nreason = "x"\n',
+                 '[[deviation]]\nrule = "CAP-1"\nchecks = "t"\nreason = "x"\n',
+                 '[[deviation]]\nrule = "CAP-1"\nchecks = []\nreason = "x"\n'):
+        with pytest.raises(DeviationsError, match="checks goes with rule and is a non-empty list"):
+            load_deviations(_write(tmp_path, "d.toml", body))
+
+
+def test_an_entry_naming_its_checks_covers_those_alone(pytester: pytest.Pytester) -> None:
+    deviations = _write(pytester.path, "deviations.toml", _checks_entry(CAP1_PROPERTY, CAP1_SCENARIOS))
+    result, report = _run(pytester, f"--toolconformance-host={CAP1_MUTANT}", f"--toolconformance-deviations="
+                          f"{deviations}", "-k", "CAP-1")
+    assert result.ret == pytest.ExitCode.OK, result.stdout.str()[-3000:]
+    assert _status(report, "CAP-1")["status"] == "deviation"
+    # Naming the property alone leaves the scenario cases' failures standing: the run fails on them.
+    deviations = _write(pytester.path, "deviations.toml", _checks_entry(CAP1_PROPERTY))
+    result, report = _run(pytester, f"--toolconformance-host={CAP1_MUTANT}", f"--toolconformance-deviations="
+                          f"{deviations}", "-k", "CAP-1")
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    assert _status(report, "CAP-1")["status"] == "failed"
+    assert result.parseoutcomes().get("xfailed") == 1
+
+
+def test_a_named_check_that_passes_is_stale_while_the_rule_fails_elsewhere(pytester: pytest.Pytester) -> None:
+    """The reason of a check that now passes cannot hide behind the rule's other failures."""
+    deviations = _write(pytester.path, "deviations.toml",
+                        _checks_entry(CAP1_PROPERTY, CAP1_SCENARIOS, CAP1_PASSING_CASE))
+    result, report = _run(pytester, f"--toolconformance-host={CAP1_MUTANT}", f"--toolconformance-deviations="
+                          f"{deviations}", "-k", "CAP-1")
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    assert _status(report, "CAP-1")["status"] == "deviation"
+    assert [s["check"] for s in report["deviations"]["stale"]] == [CAP1_PASSING_CASE]
+    shown = CAP1_PASSING_CASE.replace("[", "?").replace("]", "?")  # fnmatch reads brackets as a class
+    result.stdout.fnmatch_lines([f"*stale deviation: entry 1 (rule = \"CAP-1\")*its check {shown} now "
+                                 "passes (whatever else of CAP-1 fails); remove it from checks*"])
+    # --toolconformance-deviations-update takes the stale check out and keeps the entry.
+    _run(pytester, f"--toolconformance-host={CAP1_MUTANT}", f"--toolconformance-deviations={deviations}",
+         "--toolconformance-deviations-update", "-k", "CAP-1")
+    kept = load_deviations(deviations).entries
+    assert [(e.rule, e.checks) for e in kept] == [("CAP-1", (CAP1_PROPERTY, CAP1_SCENARIOS))]
