@@ -45,13 +45,6 @@ const { serve, error } = await kit("wire.mjs");
 const { buildPluginSource } = await kit("scripted.mjs");
 const { installScriptedHost, takeCallRecord } = await kit("steps.mjs");
 
-// pi's refusal messages -> the seam rule the same refusal answers to (pi names no rules itself).
-const REFUSAL_RULES = [
-  [/must define an object parameter schema/, "SCHEMA-1"],
-  [/conflicts with/, "EXT-3"],
-];
-const ruleOf = (message) => REFUSAL_RULES.find(([pattern]) => pattern.test(message))?.[1] ?? "";
-
 
 let state = null;
 let bound = 2; // seconds plugin code may run in one call (from the kit's timeout)
@@ -202,7 +195,7 @@ const operations = {
       const refused = [...new Set(names.filter((n) => !accepted.includes(n)))].map((tool) => {
         const message = errors.find((e) => e.includes(`"${tool}"`)) ?? errors[0]
           ?? `pi's registry holds ${tool} from ${owners.get(tool) ?? "no extension"}, not from this plugin`;
-        return { tool, rule: ruleOf(message), message };
+        return { tool, message }; // pi names no seam rule, and the kit asks for none
       });
       return { plugin: plugin.name, accepted, refused, findings: [], diagnostics: errors };
     } finally {

@@ -96,7 +96,7 @@ class HostAdapter(Protocol):
 
     @_method(needs={"registration"}, builds_state=True)
     def install_plugin(self, plugin: JSON) -> JSON:
-        """Install a scripted plugin. ``{"plugin", "accepted", "refused": [{tool, rule, message}],
+        """Install a scripted plugin. ``{"plugin", "accepted", "refused": [{tool, message, rule?}],
         "findings": [{rule, message, tool}]}`` or an error (kind ``manifest`` or ``load``)."""
 
     @_method(needs=SESSION_CAPABILITIES, builds_state=True)
