@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from pytest_toolconformance.suites.plugin import PLUGIN_SUITES_DIR
-from tests.paths import PLUGINS
+from tests.paths import NODE_MODULES, PLUGINS
 
 JS, PY, TS = PLUGINS / "js", PLUGINS / "python", PLUGINS / "ts"
 # Generous for healthy plugins on a loaded machine; the faulty-plugin run uses its own, shorter one.
@@ -420,7 +420,7 @@ def test_the_kits_own_set_up_is_not_the_plugins_time(
         f"const end = Date.now() + {int(SLOW_PI_SECONDS * 1000)}; while (Date.now() < end) {{}}\nmodule.exports "
         f"= {{}};\n"
     )
-    (folder / "node_modules" / "typebox").symlink_to(PLUGINS.parent / "node_modules" / "typebox")
+    (folder / "node_modules" / "typebox").symlink_to(NODE_MODULES / "typebox")
     (folder / "index.mjs").write_text(SLOW_PI_EXTENSION)
     run = run_suites(pytester, folder / "index.mjs", extra=(f"--toolconformance-timeout={FAULT_TIMEOUT}",))
     assert run.passed(), run.describe()
