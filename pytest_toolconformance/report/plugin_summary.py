@@ -6,6 +6,7 @@ Read from the test reports' ``user_properties``, so that it works the same under
 
 from __future__ import annotations
 
+from collections.abc import Generator
 from typing import Any
 
 import pytest
@@ -63,7 +64,22 @@ class PluginSuitesSummary:
                 write(text, yellow=True)
 
 
+class AdvisoriesToldOnce:
+    """Each advisory is told once, in the kit's section: pytest's warnings summary would repeat it. The
+    warning itself stays (``ToolConformanceAdvisory``) for anything that records warnings."""
+
+    @pytest.hookimpl(wrapper=True, tryfirst=True)
+    def pytest_terminal_summary(self, terminalreporter: Any) -> Generator[None, Any, Any]:
+        warnings = terminalreporter.stats.get("warnings")
+        if warnings:
+            terminalreporter.stats["warnings"] = [
+                w for w in warnings if "ToolConformanceAdvisory" not in str(getattr(w, "message", ""))
+            ]
+        return (yield)
+
+
 def configure(config: pytest.Config, settings: Settings) -> None:
     """Registers the terminal summary of the plugin suites (suites.plugin.configure calls it)."""
     if not config.pluginmanager.has_plugin(PLUGIN_NAME):
         config.pluginmanager.register(PluginSuitesSummary(config, settings), PLUGIN_NAME)
+        config.pluginmanager.register(AdvisoriesToldOnce(), f"{PLUGIN_NAME}-advisories")
