@@ -291,6 +291,9 @@ class ToolSubject(Subject):
             record.network = entry.network or attempts
             record.reads = entry.reads
             record.changed = changes(before, snapshot(workdir))
+        except KeyboardInterrupt:
+            # Ctrl-C lands in whatever waits on the plugin (a frame of threading): say what it stopped.
+            raise KeyboardInterrupt(f"stopped during a call of tool {tut.name} of plugin {put.name}") from None
         finally:
             shutil.rmtree(workdir, ignore_errors=True)
         return record, timed_out or isinstance(record.error, PluginTimeoutError)

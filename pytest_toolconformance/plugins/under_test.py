@@ -259,6 +259,9 @@ def _bounded(fn: Callable[[], Any], timeout: float, what: str) -> Any:
         return run_bounded(fn, timeout)
     except CallTimeout:
         raise TimeoutError(f"{what} did not finish within {timeout:g} s") from None
+    except KeyboardInterrupt:
+        # Ctrl-C lands in the wait (a frame of threading): say what it stopped.
+        raise KeyboardInterrupt(f"stopped during {what}") from None
 
 
 def load_and_install(index: int, spec: str, path: Path, timeout: float) -> PluginUnderTest:
