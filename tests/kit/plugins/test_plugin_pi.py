@@ -30,10 +30,11 @@ VERDICTS: dict[str, tuple[str, set[str]]] = {
 
 
 def test_each_problem_class_is_judged_right(pytester: pytest.Pytester, node_ready: str) -> None:
-    # A 1 s register bound: heavy_import's 2.5 s of module loading must not count against it.
+    # The kit's default bound (no bound below it in a test: issue 24): heavy_import's 6 s of module
+    # loading, longer than the default 5 s register bound at idle, must not count against register.
     # root_union is given by its entry, src/index.ts: the kit names it after its package, not "src".
     targets = [PI / name / "src" / "index.ts" if name == "root_union" else PI / name for name in VERDICTS]
-    run = run_suites(pytester, *targets, extra=("--toolconformance-timeout=1",))
+    run = run_suites(pytester, *targets)
     for folder, (name, must_fail) in VERDICTS.items():
         outcomes = [o for o in run.outcomes if o.plugin == name]
         assert outcomes, f"no check ran for {folder} (named {name!r}?): {sorted({o.plugin for o in run.outcomes})}"

@@ -3,7 +3,7 @@
 import { Type } from "typebox";
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
 
-await new Promise((resolve) => setTimeout(resolve, 2500));
+await new Promise((resolve) => setTimeout(resolve, 6000)); // longer than the default 5 s register bound
 
 export default function (pi: ExtensionAPI) {
   pi.registerTool({
