@@ -19,3 +19,5 @@ MUTANTS = SUBJECTS / "mutants"
 WIRE_HOSTS = SUBJECTS / "wire_hosts"
 CORPUS = SUBJECTS / "corpus"
 JS_SUPPORT = SUBJECTS / "js_support"
+#: Bun from npm (tests/package.json's optional dependency), for the JS host kit on Bun.
+BUN = NODE_MODULES / "@oven" / "bun-linux-x64" / "bin" / "bun"

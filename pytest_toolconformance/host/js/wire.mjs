@@ -8,6 +8,7 @@
 // error kinds from common.json, and the protocol version from the schemas' `$id`s.
 
 import { readdirSync, readFileSync } from "node:fs";
+import { Console } from "node:console";
 import { createInterface } from "node:readline";
 
 const SCHEMAS = new URL("../wire/schemas/", import.meta.url);
@@ -87,11 +88,22 @@ export function serve(host, { input = process.stdin, output = process.stdout, ex
   // stdout carries protocol lines only: keep it, and send everything else written to it (a plugin's
   // console.log, a stray print) to stderr, where the kit shows it with any fault.
   const write = output.write.bind(output);
-  if (output === process.stdout) process.stdout.write = process.stderr.write.bind(process.stderr);
+  if (output === process.stdout) {
+    process.stdout.write = process.stderr.write.bind(process.stderr);
+    // Bun's console writes to the descriptor itself, past process.stdout.write: every console method
+    // writes to stderr here, in Node.js and Bun alike (the same console object, so modules that kept a
+    // reference to it are covered too).
+    const toStderr = new Console({ stdout: process.stderr, stderr: process.stderr });
+    for (const name of Object.keys(Object.getPrototypeOf(toStderr)).concat(Object.keys(toStderr))) {
+      if (typeof toStderr[name] === "function") console[name] = toStderr[name].bind(toStderr);
+    }
+  }
   process.on("uncaughtException", (err) => process.stderr.write(`${host.name}: uncaught: ${err?.stack ?? err}\n`));
   process.on("unhandledRejection", (err) => process.stderr.write(`${host.name}: unhandled rejection: ${err?.stack ?? err}\n`));
 
-  const send = (message) => write(`${JSON.stringify(message)}\n`);
+  // JSON allows U+2028 and U+2029 raw, but some readers (Bun's readline, Python's splitlines) end a
+  // line at them: written escaped, one answer is always one line.
+  const send = (message) => write(`${JSON.stringify(message).replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029")}\n`);
   const answerError = (seq, kind, message, rule = null, subject = null) => send({ seq, error: { kind, message, rule, subject } });
   let session = null;
   let stopping = false;

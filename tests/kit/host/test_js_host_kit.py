@@ -19,6 +19,7 @@ from pytest_toolconformance.host import scripted
 from pytest_toolconformance.host.wire import protocol
 from pytest_toolconformance.plugins.loaders.node import NodePlugin
 from reference_host.facade import JsonHost
+from tests.paths import BUN
 
 KIT = Path(protocol.__file__).resolve().parents[1] / "js"
 pytestmark = pytest.mark.node
@@ -26,6 +27,19 @@ pytestmark = pytest.mark.node
 
 @pytest.fixture(scope="module")
 def node() -> str:
+    found = shutil.which("node")
+    if found is None:
+        pytest.skip("needs Node.js on PATH")
+    return found
+
+
+@pytest.fixture(scope="module", params=["node", "bun"])
+def runtime(request: pytest.FixtureRequest) -> str:
+    """The JS runtimes a wire host of the kit runs on: Node.js, and Bun (issue 21, item 8)."""
+    if request.param == "bun":
+        if not BUN.is_file():
+            pytest.skip("needs Bun: run `npm ci --prefix tests` on linux-x64 (its optional @oven/bun-linux-x64)")
+        return str(BUN)
     found = shutil.which("node")
     if found is None:
         pytest.skip("needs Node.js on PATH")
@@ -69,7 +83,8 @@ serve({{
       if (session === "refuse") return error("unknown-session", "no such session", {{ subject: session }});
       if (session === "throw-refusal") throw new Refusal("spec", "bad spec", {{ rule: "PLANFILE-1" }});
       if (session === "crash") throw new RangeError("boom");
-      return {{ catalog: [], tools: [], payload: {{ tools: [] }}, diagnostics: {{}}, modeDirective: null }};
+      // The session id comes back in the diagnostics: a line separator in it must survive the trip.
+      return {{ catalog: [], tools: [], payload: {{ tools: [] }}, diagnostics: {{ session }}, modeDirective: null }};
     }},
   }},
 }});
@@ -84,15 +99,15 @@ def exchange(
     done = subprocess.run(
         [node, str(host)], input="".join(line + "\n" for line in lines), capture_output=True, text=True, timeout=30
     )
-    return [json.loads(line) for line in done.stdout.splitlines()], done
+    return [json.loads(line) for line in done.stdout.split("\n") if line], done
 
 
 HELLO = json.dumps({"seq": 0, "method": "hello", "params": {"protocol": 1, "kit": "0.1.0", "timeout": 5.0}})
 
 
-def test_every_answer_repeats_its_seq_and_matches_its_schema(node: str, tmp_path: Path) -> None:
+def test_every_answer_repeats_its_seq_and_matches_its_schema(runtime: str, tmp_path: Path) -> None:
     answers, done = exchange(
-        node,
+        runtime,
         tmp_path,
         [
             HELLO,
@@ -108,6 +123,21 @@ def test_every_answer_repeats_its_seq_and_matches_its_schema(node: str, tmp_path
     assert answers[0]["result"] == {"name": "probe", "version": "1", "protocol": 1, "capabilities": ["composition"]}
     # the plugin's print went to stderr, never into the protocol stream
     assert "a plugin printing to stdout" in done.stderr
+
+
+def test_a_line_separator_in_a_request_survives_the_trip(runtime: str, tmp_path: Path) -> None:
+    """U+2028 and U+2029 are line ends to Bun's readline; the kit writes them escaped (issue 21, item 8)."""
+    from pytest_toolconformance.host.wire.protocol import encode
+
+    session = "s\u2028one\u2029two"
+    compose = encode({"seq": 2, "method": "compose", "params": {"session": session}}).decode().rstrip("\n")
+    assert "\u2028" not in compose and "\\u2028" in compose
+    reset = json.dumps({"seq": 1, "method": "reset", "params": {}})
+    answers, done = exchange(runtime, tmp_path, [HELLO, reset, compose, json.dumps({"seq": 3, "method": "stop",
+                                                                                     "params": {}})])
+    assert done.returncode == 0, done.stderr
+    assert [a["seq"] for a in answers] == [0, 1, 2, 3], answers
+    assert answers[2]["result"]["diagnostics"]["session"] == session
 
 
 @pytest.mark.parametrize(
@@ -127,23 +157,23 @@ def test_every_answer_repeats_its_seq_and_matches_its_schema(node: str, tmp_path
     ],
 )
 def test_refusals_and_faults_are_answered_with_their_kind(
-    node: str, tmp_path: Path, line: str, kind: str, says: str
+    runtime: str, tmp_path: Path, line: str, kind: str, says: str
 ) -> None:
-    answers, done = exchange(node, tmp_path, [HELLO, line])
+    answers, done = exchange(runtime, tmp_path, [HELLO, line])
     assert done.returncode == 0, done.stderr
     error = answers[1]["error"]
     assert (error["kind"], says in error["message"]) == (kind, True), error
     assert protocol.first_problem("compose", "response", {**answers[1], "seq": 1}) is None
 
 
-def test_a_request_before_the_hello_is_refused(node: str, tmp_path: Path) -> None:
-    answers, _ = exchange(node, tmp_path, [json.dumps({"seq": 0, "method": "reset", "params": {}})])
+def test_a_request_before_the_hello_is_refused(runtime: str, tmp_path: Path) -> None:
+    answers, _ = exchange(runtime, tmp_path, [json.dumps({"seq": 0, "method": "reset", "params": {}})])
     assert answers[0]["error"]["kind"] == "bad-request" and "before hello" in answers[0]["error"]["message"]
 
 
-def test_an_older_protocol_is_refused_at_the_hello(node: str, tmp_path: Path) -> None:
+def test_an_older_protocol_is_refused_at_the_hello(runtime: str, tmp_path: Path) -> None:
     answers, _ = exchange(
-        node, tmp_path, [json.dumps({"seq": 0, "method": "hello", "params": {"protocol": 0, "kit": "x"}})]
+        runtime, tmp_path, [json.dumps({"seq": 0, "method": "hello", "params": {"protocol": 0, "kit": "x"}})]
     )
     assert answers[0]["error"]["kind"] == "bad-request" and "speaks protocol 1" in answers[0]["error"]["message"]
 

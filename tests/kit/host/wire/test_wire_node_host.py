@@ -1,4 +1,5 @@
-"""A host in another language: the Node.js framing in tests/subjects/wire_hosts/minimal_host.mjs.
+"""A host in another language: the JS host kit's framing in tests/subjects/wire_hosts/minimal_host.mjs,
+on Node.js and on Bun (issue 21, item 8).
 
 It declares no capabilities, so every check must skip with the capability it needs named in the
 reason: none may pass without having checked anything, and none may fail or error.
@@ -16,14 +17,19 @@ import pytest
 
 from pytest_toolconformance.host.contract import CAPABILITIES
 from pytest_toolconformance.host.wire.client import WireHostAdapter
-from tests.paths import WIRE_HOSTS
+from tests.paths import BUN, WIRE_HOSTS
 
 HOST = WIRE_HOSTS / "minimal_host.mjs"
 _REASON = re.compile(r"host 'minimal-node-host' does not declare capability (.+)$")
 
 
-@pytest.fixture(scope="module")
-def node() -> str:
+@pytest.fixture(scope="module", params=["node", "bun"])
+def node(request: pytest.FixtureRequest) -> str:
+    """The runtime the JS host runs on (named node for the one it was first written for)."""
+    if request.param == "bun":
+        if not BUN.is_file():
+            pytest.skip("needs Bun: run `npm ci --prefix tests` on linux-x64 (its optional @oven/bun-linux-x64)")
+        return str(BUN)
     found = shutil.which("node")
     if found is None:
         pytest.skip("needs Node.js on PATH")
