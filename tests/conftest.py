@@ -15,7 +15,7 @@ import pytest
 if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
     signal.signal(signal.SIGINT, signal.default_int_handler)
 
-from tests.paths import NODE_MODULES, SHARED
+from tests.paths import BUN, NODE_MODULES, SHARED
 
 
 @pytest.fixture(scope="session")
@@ -24,6 +24,19 @@ def shared_dir() -> Path:
     if not SHARED.is_dir():
         pytest.skip(f"{SHARED} is not here (the project's shared data sits beside the checkout in CI)")
     return SHARED
+
+
+@pytest.fixture(scope="module", params=["node", "bun"])
+def js_runtime(request: pytest.FixtureRequest) -> str:
+    """The JS runtimes a wire host of the kit's JS host kit runs on: Node.js, and Bun (issue 21, item 8)."""
+    if request.param == "bun":
+        if not BUN.is_file():
+            pytest.skip("needs Bun: run `npm ci --prefix tests` on linux-x64 (its optional @oven/bun-linux-x64)")
+        return str(BUN)
+    found = shutil.which("node")
+    if found is None:
+        pytest.skip("needs Node.js on PATH")
+    return found
 
 
 @pytest.fixture(scope="session")

@@ -19,7 +19,6 @@ from pytest_toolconformance.host import scripted
 from pytest_toolconformance.host.wire import protocol
 from pytest_toolconformance.plugins.loaders.node import NodePlugin
 from reference_host.facade import JsonHost
-from tests.paths import BUN
 
 KIT = Path(protocol.__file__).resolve().parents[1] / "js"
 pytestmark = pytest.mark.node
@@ -27,19 +26,6 @@ pytestmark = pytest.mark.node
 
 @pytest.fixture(scope="module")
 def node() -> str:
-    found = shutil.which("node")
-    if found is None:
-        pytest.skip("needs Node.js on PATH")
-    return found
-
-
-@pytest.fixture(scope="module", params=["node", "bun"])
-def runtime(request: pytest.FixtureRequest) -> str:
-    """The JS runtimes a wire host of the kit runs on: Node.js, and Bun (issue 21, item 8)."""
-    if request.param == "bun":
-        if not BUN.is_file():
-            pytest.skip("needs Bun: run `npm ci --prefix tests` on linux-x64 (its optional @oven/bun-linux-x64)")
-        return str(BUN)
     found = shutil.which("node")
     if found is None:
         pytest.skip("needs Node.js on PATH")
@@ -105,9 +91,9 @@ def exchange(
 HELLO = json.dumps({"seq": 0, "method": "hello", "params": {"protocol": 1, "kit": "0.1.0", "timeout": 5.0}})
 
 
-def test_every_answer_repeats_its_seq_and_matches_its_schema(runtime: str, tmp_path: Path) -> None:
+def test_every_answer_repeats_its_seq_and_matches_its_schema(js_runtime: str, tmp_path: Path) -> None:
     answers, done = exchange(
-        runtime,
+        js_runtime,
         tmp_path,
         [
             HELLO,
@@ -125,7 +111,7 @@ def test_every_answer_repeats_its_seq_and_matches_its_schema(runtime: str, tmp_p
     assert "a plugin printing to stdout" in done.stderr
 
 
-def test_a_line_separator_in_a_request_survives_the_trip(runtime: str, tmp_path: Path) -> None:
+def test_a_line_separator_in_a_request_survives_the_trip(js_runtime: str, tmp_path: Path) -> None:
     """U+2028 and U+2029 are line ends to Bun's readline; the kit writes them escaped (issue 21, item 8)."""
     from pytest_toolconformance.host.wire.protocol import encode
 
@@ -133,7 +119,7 @@ def test_a_line_separator_in_a_request_survives_the_trip(runtime: str, tmp_path:
     compose = encode({"seq": 2, "method": "compose", "params": {"session": session}}).decode().rstrip("\n")
     assert "\u2028" not in compose and "\\u2028" in compose
     reset = json.dumps({"seq": 1, "method": "reset", "params": {}})
-    answers, done = exchange(runtime, tmp_path, [HELLO, reset, compose, json.dumps({"seq": 3, "method": "stop",
+    answers, done = exchange(js_runtime, tmp_path, [HELLO, reset, compose, json.dumps({"seq": 3, "method": "stop",
                                                                                      "params": {}})])
     assert done.returncode == 0, done.stderr
     assert [a["seq"] for a in answers] == [0, 1, 2, 3], answers
@@ -157,23 +143,23 @@ def test_a_line_separator_in_a_request_survives_the_trip(runtime: str, tmp_path:
     ],
 )
 def test_refusals_and_faults_are_answered_with_their_kind(
-    runtime: str, tmp_path: Path, line: str, kind: str, says: str
+    js_runtime: str, tmp_path: Path, line: str, kind: str, says: str
 ) -> None:
-    answers, done = exchange(runtime, tmp_path, [HELLO, line])
+    answers, done = exchange(js_runtime, tmp_path, [HELLO, line])
     assert done.returncode == 0, done.stderr
     error = answers[1]["error"]
     assert (error["kind"], says in error["message"]) == (kind, True), error
     assert protocol.first_problem("compose", "response", {**answers[1], "seq": 1}) is None
 
 
-def test_a_request_before_the_hello_is_refused(runtime: str, tmp_path: Path) -> None:
-    answers, _ = exchange(runtime, tmp_path, [json.dumps({"seq": 0, "method": "reset", "params": {}})])
+def test_a_request_before_the_hello_is_refused(js_runtime: str, tmp_path: Path) -> None:
+    answers, _ = exchange(js_runtime, tmp_path, [json.dumps({"seq": 0, "method": "reset", "params": {}})])
     assert answers[0]["error"]["kind"] == "bad-request" and "before hello" in answers[0]["error"]["message"]
 
 
-def test_an_older_protocol_is_refused_at_the_hello(runtime: str, tmp_path: Path) -> None:
+def test_an_older_protocol_is_refused_at_the_hello(js_runtime: str, tmp_path: Path) -> None:
     answers, _ = exchange(
-        runtime, tmp_path, [json.dumps({"seq": 0, "method": "hello", "params": {"protocol": 0, "kit": "x"}})]
+        js_runtime, tmp_path, [json.dumps({"seq": 0, "method": "hello", "params": {"protocol": 0, "kit": "x"}})]
     )
     assert answers[0]["error"]["kind"] == "bad-request" and "speaks protocol 1" in answers[0]["error"]["message"]
 

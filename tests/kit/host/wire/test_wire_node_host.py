@@ -8,7 +8,6 @@ reason: none may pass without having checked anything, and none may fail or erro
 from __future__ import annotations
 
 import re
-import shutil
 
 # Imported here, outside the inner runs: pytester drops the modules an inline run imported, and a
 # second run would mix two copies of hypothesis ("returned non-strategy CompositeStrategy").
@@ -17,27 +16,14 @@ import pytest
 
 from pytest_toolconformance.host.contract import CAPABILITIES
 from pytest_toolconformance.host.wire.client import WireHostAdapter
-from tests.paths import BUN, WIRE_HOSTS
+from tests.paths import WIRE_HOSTS
 
 HOST = WIRE_HOSTS / "minimal_host.mjs"
 _REASON = re.compile(r"host 'minimal-node-host' does not declare capability (.+)$")
 
 
-@pytest.fixture(scope="module", params=["node", "bun"])
-def node(request: pytest.FixtureRequest) -> str:
-    """The runtime the JS host runs on (named node for the one it was first written for)."""
-    if request.param == "bun":
-        if not BUN.is_file():
-            pytest.skip("needs Bun: run `npm ci --prefix tests` on linux-x64 (its optional @oven/bun-linux-x64)")
-        return str(BUN)
-    found = shutil.which("node")
-    if found is None:
-        pytest.skip("needs Node.js on PATH")
-    return found
-
-
-def test_a_node_host_handshakes(node: str) -> None:
-    adapter = WireHostAdapter([node, str(HOST)], timeout=5)
+def test_a_node_host_handshakes(js_runtime: str) -> None:
+    adapter = WireHostAdapter([js_runtime, str(HOST)], timeout=5)
     adapter.transcript = []
     try:
         info = adapter.info()
@@ -52,9 +38,9 @@ def test_a_node_host_handshakes(node: str) -> None:
     ]
 
 
-def test_every_check_skips_naming_the_capability(node: str, pytester: pytest.Pytester) -> None:
+def test_every_check_skips_naming_the_capability(js_runtime: str, pytester: pytest.Pytester) -> None:
     reprec = pytester.inline_run(
-        "--toolconformance", f"--toolconformance-host=exec:{node} {HOST}", "-p", "no:cacheprovider",
+        "--toolconformance", f"--toolconformance-host=exec:{js_runtime} {HOST}", "-p", "no:cacheprovider",
     )
     reports = [r for r in reprec.getreports("pytest_runtest_logreport")]
     ran = [r.nodeid for r in reports if r.when == "call" and not r.skipped]
