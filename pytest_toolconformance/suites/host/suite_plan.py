@@ -54,15 +54,26 @@ def _classification(client: HostClient, catalog: tcs.Catalog, spec: JSON) -> dic
     return {n: entries[n]["readOnly"] is True for n in visible}
 
 
-@pytest.mark.toolconformance("RO-1")
-def test_mcp_wildcard_classifies_own_external_tools_only(toolconformance_host: HostClient) -> None:
-    client = toolconformance_host
+def _classification_property(client: HostClient, judge: Callable[[tcs.Catalog, JSON, dict[str, bool], JSON], None],
+                             sessions: st.SearchStrategy[tuple[tcs.Catalog, JSON]] = _RO_SESSIONS,
+                             origin_checked_too: bool = True) -> None:
+    """The frame of a read-only classification property: a generated catalog and session, the host's
+    own classification of every visible tool, and the scenario a finding reproduces; ``judge`` says
+    what the rule asks of them (its findings re-examined by the origin precondition, unless not)."""
     client.require("registration", "composition", "scoping", "deferral")
 
     def body(example: tuple[tcs.Catalog, JSON]) -> None:
         catalog, spec = example
         read_only = _classification(client, catalog, spec)
-        scenario = {"plugins": list(catalog.plugins), "session": spec, "then": "compose: the catalog's readOnly"}
+        judge(catalog, spec, read_only,
+              {"plugins": list(catalog.plugins), "session": spec, "then": "compose: the catalog's readOnly"})
+
+    run_property(sessions, origin_checked(client, body) if origin_checked_too else body)
+
+
+@pytest.mark.toolconformance("RO-1")
+def test_mcp_wildcard_classifies_own_external_tools_only(toolconformance_host: HostClient) -> None:
+    def judge(catalog: tcs.Catalog, spec: JSON, read_only: dict[str, bool], scenario: JSON) -> None:
         # A tool another plugin declared read-only by exact name may be classified by that declaration
         # (RO-3 decides whether rightly): its classification says nothing about the wildcard.
         stolen = {name for _, name in catalog.foreign_declarations}
@@ -93,18 +104,12 @@ def test_mcp_wildcard_classifies_own_external_tools_only(toolconformance_host: H
                     scenario,
                 )
 
-    run_property(_RO_SESSIONS, origin_checked(client, body))
+    _classification_property(toolconformance_host, judge)
 
 
 @pytest.mark.toolconformance("RO-3")
 def test_foreign_read_only_declarations_classify_nothing(toolconformance_host: HostClient) -> None:
-    client = toolconformance_host
-    client.require("registration", "composition", "scoping", "deferral")
-
-    def body(example: tuple[tcs.Catalog, JSON]) -> None:
-        catalog, spec = example
-        read_only = _classification(client, catalog, spec)
-        scenario = {"plugins": list(catalog.plugins), "session": spec, "then": "compose: the catalog's readOnly"}
+    def judge(catalog: tcs.Catalog, spec: JSON, read_only: dict[str, bool], scenario: JSON) -> None:
         known = catalog.by_name()
         wildcards = {t.plugin for t in catalog.tools if t.plugin_wildcard}
         for plugin, stolen in catalog.foreign_declarations:
@@ -122,7 +127,9 @@ def test_foreign_read_only_declarations_classify_nothing(toolconformance_host: H
                 scenario,
             )
 
-    run_property(_RO_SESSIONS.filter(lambda ex: bool(ex[0].foreign_declarations)), body)
+    _classification_property(toolconformance_host, judge,
+                             sessions=_RO_SESSIONS.filter(lambda ex: bool(ex[0].foreign_declarations)),
+                             origin_checked_too=False)
 
 
 @pytest.mark.toolconformance("RO-5")
