@@ -189,12 +189,15 @@ class ToolSubject(Subject):
         what = "hung on two different calls" if info.out_of_time else "crashed"
         pytest.skip(f"tool {self.tool.name} is unusable: it {what} (reported in {info.nodeid})")
 
-    def require_callable(self) -> None:
+    def require_callable(self) -> Any:
+        """Skip a check that must call the tool where it cannot be called (an invalid schema, a tool that
+        crashed or hung twice); the tool's parameters schema, to check it against."""
         problem = schema_error(self.tool.schema)
         if problem is not None:
             pytest.skip(f"tool {self.tool.name}'s schema is not a valid JSON Schema ({problem}); SCHEMA-2 reports it")
         if self.tool.name in self.plugin.broken:
             self._broken()
+        return self.tool.schema
 
     def _check_broken(self) -> None:
         # One raise site for every ToolBroken, so hypothesis sees a single, stable failure.

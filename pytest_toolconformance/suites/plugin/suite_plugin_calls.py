@@ -54,9 +54,7 @@ TRANSPORT_FIX = (
 def test_valid_call_result(toolconformance_subject: ToolSubject) -> None:
     """REG-3: what a call answers is {content: [PI-supported items], details: {...}}."""
     subject = toolconformance_subject
-    tut = subject.tool
-    subject.require_callable()
-    schema = tut.schema
+    schema = subject.require_callable()
 
     def check(args: dict, via: str = "host") -> None:
         record = subject.call(args, via=via)
@@ -88,8 +86,7 @@ def test_no_throw_for_bad_input(toolconformance_subject: ToolSubject) -> None:
     """ERR-2: a bad argument, a missing resource or a refusal is a text result, never a throw."""
     subject = toolconformance_subject
     tut = subject.tool
-    subject.require_callable()
-    schema = tut.schema
+    schema = subject.require_callable()
 
     probes = [simplest_arguments(schema)]
     if simplest_arguments(schema, full=True) != probes[0]:
@@ -170,8 +167,7 @@ def test_handler_validates_again(toolconformance_subject: ToolSubject) -> None:
     """SCHEMA-4: handed arguments that break its schema, the handler refuses them with text."""
     subject = toolconformance_subject
     tut = subject.tool
-    subject.require_callable()
-    schema = tut.schema
+    schema = subject.require_callable()
     declared = list(properties(schema))
     if not declared:
         pytest.skip(
@@ -259,8 +255,7 @@ def test_choice_in_handler(toolconformance_subject: ToolSubject) -> None:
     """
     subject = toolconformance_subject
     tut = subject.tool
-    subject.require_callable()
-    schema = tut.schema
+    schema = subject.require_callable()
     with subject.reporting():
         empty = subject.call({}, via="handler")
         if empty.thrown:
@@ -331,8 +326,7 @@ def test_transport_fault_thrown(toolconformance_subject: ToolSubject) -> None:
     """ERR-3: a call whose network request fails throws; it never answers the fault as text."""
     subject = toolconformance_subject
     tut = subject.tool
-    subject.require_callable()
-    schema = tut.schema
+    schema = subject.require_callable()
     reached: list[CallRecord] = []
 
     def check(args: dict) -> None:
@@ -359,8 +353,7 @@ def test_transport_fault_tagged(toolconformance_subject: ToolSubject) -> None:
     """ERR-4: a transport failure the tool caught is rethrown as it is, or tagged with markTransportFailure."""
     subject = toolconformance_subject
     tut = subject.tool
-    subject.require_callable()
-    schema = tut.schema
+    schema = subject.require_callable()
     thrown: list[CallRecord] = []
 
     def check(args: dict) -> None:

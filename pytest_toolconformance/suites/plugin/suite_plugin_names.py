@@ -87,8 +87,7 @@ def test_unknown_parameters_refused(toolconformance_subject: ToolSubject) -> Non
     changes nothing; an accepted extra beside correct parameters is advisory."""
     subject = toolconformance_subject
     tut = subject.tool
-    subject.require_callable()
-    schema = tut.schema
+    schema = subject.require_callable()
     declared = list(properties(schema))
     req = set(required(schema))
     if not declared:
@@ -173,8 +172,7 @@ def test_valid_calls_succeed(toolconformance_subject: ToolSubject) -> None:
     one of its own declared parameters was renamed in its schema and not in its execute."""
     subject = toolconformance_subject
     tut = subject.tool
-    subject.require_callable()
-    schema = tut.schema
+    schema = subject.require_callable()
     declared = list(properties(schema))
     if not declared:
         pytest.skip(f"not applicable: {tut.name} declares no parameters, so nothing can be half renamed")

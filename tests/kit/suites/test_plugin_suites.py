@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from pytest_toolconformance.plugins import bounds
 from pytest_toolconformance.suites.plugin import PLUGIN_SUITES_DIR
 from tests.paths import NODE_MODULES, PLUGINS
 
@@ -46,6 +47,12 @@ class Outcome:
 class Run:
     outcomes: list[Outcome] = field(default_factory=list)
     seconds: float = 0.0
+    #: The load factor the run calibrated at start: its plugin steps' bounds are the timeout times this.
+    factor: float = 1.0
+
+    def bound(self, timeout: float) -> float:
+        """The bound the run gave a plugin step for ``timeout`` (stretched on a loaded machine)."""
+        return round(timeout * self.factor, 1)
 
     def failed(self, plugin: str | None = None) -> list[Outcome]:
         return [o for o in self.outcomes if o.outcome == "failed" and (plugin is None or o.plugin == plugin)]
@@ -71,6 +78,9 @@ def run_suites(pytester: pytest.Pytester, *plugins: Path, extra: tuple[str, ...]
     started = time.monotonic()
     reprec = pytester.inline_run(*args)
     run = Run(seconds=time.monotonic() - started)
+    configured = reprec.getcalls("pytest_configure")
+    if configured:
+        run.factor = bounds.of(configured[0].config).factor
     seen: dict[str, Outcome] = {}
     for report in reprec.getreports("pytest_runtest_logreport"):
         if report.when != "call" and not (report.failed or report.skipped):
@@ -331,16 +341,18 @@ def test_faulty_plugins_are_reported_and_the_run_goes_on(pytester: pytest.Pytest
         PY / "hangs_in_register.py",
     ]
     run = run_suites(pytester, JS / "conforming", *faulty, extra=(f"--toolconformance-timeout={FAULT_TIMEOUT}",))
+    # The bound the run used: FAULT_TIMEOUT on an idle machine, stretched by the load it measured at start.
+    bound = run.bound(FAULT_TIMEOUT)
     # A hung load costs its bound and a retry at three times it; a hung tool the same, then one more
-    # longer bound for its second, different hung call; everything else is quick.
-    assert run.seconds < 2 * 4 * FAULT_TIMEOUT + 2 * 7 * FAULT_TIMEOUT + 60, run.seconds
+    # longer bound for its second, different hung call; everything else is quick (60 s, times the load).
+    assert run.seconds < 2 * 4 * bound + 2 * 7 * bound + 60 * run.factor, (run.seconds, bound)
     assert not run.failed("conforming"), run.describe()
     assert run.passed("conforming")
     loads = {o.nodeid.split("[", 1)[1].rstrip("]"): o for o in run.outcomes if "test_plugin_loads" in o.nodeid}
     # A load that never ends is errored with its phase and both bounds; a load that fails is REG-1's failure.
     hung_loads = {
-        "REG-1-hang_register": f"register() (loading the plugin) did not finish within {3 * FAULT_TIMEOUT} s",
-        "REG-1-hangs_in_register": f"did not finish within {3 * FAULT_TIMEOUT} s",
+        "REG-1-hang_register": f"register() (loading the plugin) did not finish within {3 * bound:g} s",
+        "REG-1-hangs_in_register": f"did not finish within {3 * bound:g} s",
     }
     for test_id, phrase in hung_loads.items():
         outcome = loads[test_id]
@@ -367,7 +379,7 @@ def test_faulty_plugins_are_reported_and_the_run_goes_on(pytester: pytest.Pytest
         first = errored[0].message
         assert first.startswith("[") and "phase call" in first and "when called with {}" in first, first
         assert (
-            f"within {FAULT_TIMEOUT} s when called with {{}} (through the host), nor within {3 * FAULT_TIMEOUT} s when "
+            f"within {bound:g} s when called with {{}} (through the host), nor within {3 * bound:g} s when "
             "called again" in first
         ), first
         assert "rerun: pytest" in first and "During handling" not in first, first
