@@ -244,7 +244,7 @@ class NodePlugin:
     # ------------------------------------------------------------------------------ internals
 
     def _node_binary(self) -> str:
-        found = self.node or os.environ.get("TOOLCONFORMANCE_NODE") or shutil.which("node")
+        found = find_node(self.node)
         if not found:
             raise PluginLoadError(
                 f"JS plugin {self.entry} needs Node.js 20.6 or newer, but no 'node' is on PATH; "
@@ -302,8 +302,7 @@ class NodePlugin:
             if token and stash and token in stash:
                 # The plugin let a host refusal escape register(): surface the host's own exception.
                 raise stash[token]
-            node = self.node or os.environ.get("TOOLCONFORMANCE_NODE") or shutil.which("node")
-            raise load_failure(self.entry, self.module_format, node, self.timeout, error, tail)
+            raise load_failure(self.entry, self.module_format, find_node(self.node), self.timeout, error, tail)
         self._loaded = True
         self.form = answer.get("form")
         self.tools = [(t["handle"], t["name"]) for t in answer.get("tools", [])]
@@ -540,9 +539,14 @@ class _CallNotes:
             self.reads.append(str(item.get("method")))
 
 
+def find_node(node: str | None = None) -> str | None:
+    """The node binary: ``node``, else ``$TOOLCONFORMANCE_NODE``, else ``node`` on PATH (None if none)."""
+    return node or os.environ.get("TOOLCONFORMANCE_NODE") or shutil.which("node")
+
+
 def node_available(node: str | None = None) -> bool:
     """True when a ``node`` binary can be found (for skip conditions)."""
-    return bool(node or os.environ.get("TOOLCONFORMANCE_NODE") or shutil.which("node"))
+    return bool(find_node(node))
 
 
 __all__ = [
