@@ -182,7 +182,8 @@ class CallRecord:
         """The fault as the network stack raised it (not caught and re-raised as a new error)."""
         error = self.error
         if isinstance(error, PluginToolError):
-            return (error.code or "") in NETWORK_CODES or (
+            # A Python handler in its bridge: an OSError, as in the kit's own process; a JS one: by its code.
+            return error.os_error or (error.code or "") in NETWORK_CODES or (
                 error.js_name == "TypeError" and error.js_message.startswith("fetch failed")
             )
         return isinstance(error, OSError)

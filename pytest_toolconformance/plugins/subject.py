@@ -23,6 +23,7 @@ from pytest_toolconformance.plugins.loaders import (
     PluginExitError,
     PluginTimeoutError,
 )
+from pytest_toolconformance.plugins.loaders.bridge_errors import TAIL_LABELS
 from pytest_toolconformance.plugins.loaders.python_guard import guarded_call
 from pytest_toolconformance.plugins.parametrize import Case
 from pytest_toolconformance.plugins.readings import CallRecord, text_of
@@ -306,7 +307,7 @@ class ToolSubject(Subject):
         """The plugin's bounds (the host's on a call, the node loader's on a request) times ``scale``."""
         put = self.plugin
         assert put.host is not None
-        node = put.loaded.plugin if put.loaded is not None and put.kind == "node" else None
+        node = put.loaded.plugin if put.loaded is not None and not put.loaded.in_process else None
         saved = (put.host.call_timeout, getattr(node, "timeout", None))
         put.host.call_timeout = saved[0] * scale
         if node is not None:
@@ -328,8 +329,10 @@ class ToolSubject(Subject):
             else f"within {bound * scale:g} s {called}"
         )
         tail = ""
-        if isinstance(record.error, PluginTimeoutError) and "Node stderr:" in str(record.error):
-            tail = ". Node stderr:" + str(record.error).split("Node stderr:", 1)[1]
+        said = str(record.error) if isinstance(record.error, PluginTimeoutError) else ""
+        label = next((label for label in TAIL_LABELS.values() if f"{label}:" in said), None)
+        if label is not None:
+            tail = f". {label}:" + said.split(f"{label}:", 1)[1]
         return (
             f"phase call: tool {record.tool} of plugin {record.plugin} did not answer {within}; the kit abandoned "
             "the call. This check is errored, not failed: "
@@ -344,7 +347,7 @@ class ToolSubject(Subject):
 
     @contextlib.contextmanager
     def _environment(self, workdir: Path, attempts: list[str]) -> Iterator[None]:
-        if self.plugin.kind != "python":
+        if self.plugin.loaded is None or not self.plugin.loaded.in_process:
             yield
             return
         with guarded_call(workdir, attempts):

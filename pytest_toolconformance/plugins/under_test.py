@@ -170,7 +170,7 @@ class PluginUnderTest:
     def close(self) -> None:
         plugin = self.loaded.plugin if self.loaded is not None else None
         closer = getattr(plugin, "close", None)
-        if callable(closer) and self.kind == "node":
+        if callable(closer) and self.loaded is not None and not self.loaded.in_process:
             with contextlib.suppress(Exception):
                 closer()
         if self.host is not None:
@@ -185,11 +185,12 @@ class _Recorder:
     def __init__(self, plugin: PluginUnderTest, execute: Callable[..., Any]) -> None:
         self.plugin = plugin
         self.execute = execute
-        self.node = plugin.kind == "node"
+        # A bridged plugin's execute runs in its process: the call's folder is sent along.
+        self.bridged = plugin.loaded is not None and not plugin.loaded.in_process
 
     def __call__(self, call_id: str, params: dict[str, Any]) -> Any:
         entry = self.plugin.calls.setdefault(call_id, CallEntry())
-        if self.node:
+        if self.bridged:
             call = active_call()
             node = self.plugin.loaded.plugin if self.plugin.loaded is not None else None
             try:
@@ -301,14 +302,15 @@ def _load_once(index: int, spec: str, path: Path, timeout: float) -> PluginUnder
         put.error = f"could not load plugin {spec}: {type(exc).__name__}: {exc}"
         return put
     put.loaded, put.name, put.kind = loaded, loaded.name, loaded.kind
-    if loaded.kind == "node":
+    bridged = not loaded.in_process
+    if bridged:
         # Each call runs in a folder under the plugin's workdir: the only place it may write.
         loaded.plugin.writable.append(str(put.workdir))
-    # The node side has its own per-request timeout with a better message; the host's is a backstop.
-    slack = 2.0 if loaded.kind == "node" else 0.0
-    # A JS load is the kit's set-up + import + register + pi's startup, each bounded by the node loader.
+    # The bridge has its own per-request timeout with a better message; the host's is a backstop.
+    slack = 2.0 if bridged else 0.0
+    # A bridged load is the kit's set-up + import + register (+ pi's startup), each bounded by the bridge.
     register_bound = timeout + slack
-    if loaded.kind == "node":
+    if bridged:
         register_bound += kit_setup_bound(timeout) + getattr(loaded.plugin, "import_timeout", 0.0) + timeout
     host = Host(call_timeout=timeout + slack, register_timeout=register_bound)
     put.bound = timeout
@@ -344,7 +346,7 @@ def _load_once(index: int, spec: str, path: Path, timeout: float) -> PluginUnder
 
 def _close_quietly(loaded: LoadedPlugin) -> None:
     closer = getattr(loaded.plugin, "close", None)
-    if loaded.kind == "node" and callable(closer):
+    if not loaded.in_process and callable(closer):
         with contextlib.suppress(Exception):
             closer()
 

@@ -1,7 +1,9 @@
 """Plugin loaders: turn a plugin folder, manifest or entry file into an object with ``register(ctx)``.
 
-Python entries are imported in-process (:mod:`.python`); JS and TypeScript entries run in one
-Node.js process per plugin (:mod:`.node`).
+Every plugin runs in a confined bridge process of its own (:mod:`.bridged`): JS and TypeScript
+entries in Node.js (:mod:`.node`), Python entries in the kit's interpreter (:mod:`.python_process`).
+Only where that cannot work (no POSIX pipes: Windows) is a Python entry imported into the kit's own
+process (:mod:`.python`, behind the in-process guard of :mod:`.python_guard`), and the report says so.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
+from pytest_toolconformance.plugins.loaders.bridged import BridgedPlugin
 from pytest_toolconformance.plugins.loaders.node import (
     JS_SUFFIXES,
     TS_SUFFIXES,
@@ -22,6 +25,7 @@ from pytest_toolconformance.plugins.loaders.node import (
     entry_name,
 )
 from pytest_toolconformance.plugins.loaders.python import load_python_plugin
+from pytest_toolconformance.plugins.loaders.python_process import PythonPlugin
 from reference_host import PluginLoadError
 
 MANIFEST_NAME = "plugin.json"
@@ -41,6 +45,11 @@ class LoadedPlugin:
     entry: Path
     manifest: dict[str, Any] | None
     plugin: Any
+
+    @property
+    def in_process(self) -> bool:
+        """The plugin's code runs in the kit's own process (a Python plugin where no bridge can run)."""
+        return not isinstance(self.plugin, BridgedPlugin)
 
 
 def _read_json(path: Path, what: str) -> Any:
@@ -155,15 +164,25 @@ def _from_manifest(manifest_path: Path) -> tuple[Path, str, dict[str, Any]]:
     return entry, name, data
 
 
+#: Python plugins run in a bridge process where the host-call pipe works (POSIX).
+PYTHON_BRIDGE_AVAILABLE = os.name == "posix"
+
+
 def load_plugin(
-    path: str | os.PathLike[str], *, timeout: float = 5.0, workspace: str | os.PathLike[str] | None = None
+    path: str | os.PathLike[str],
+    *,
+    timeout: float = 5.0,
+    workspace: str | os.PathLike[str] | None = None,
+    in_process: bool | None = None,
 ) -> LoadedPlugin:
     """Load a plugin from a folder (with ``plugin.json`` or a default entry), a manifest or an entry file.
 
     The name is the manifest's ``name``, else the folder's name, else the entry's stem (the folder's
-    name for an ``index.*`` entry). Python entries are imported now; JS/TS entries start their node
-    process on ``register``. ``timeout`` bounds each request to a JS plugin's process;
-    ``workspace`` is where a JS plugin's process runs (pi's ``ctx.cwd`` outside a call).
+    name for an ``index.*`` entry). Every plugin starts its bridge process on ``register``; ``timeout``
+    bounds each request to it, ``workspace`` is where it runs (pi's ``ctx.cwd`` outside a call).
+    ``in_process=True`` imports a Python entry into this process instead, now (the default only where
+    no bridge can run: :data:`PYTHON_BRIDGE_AVAILABLE`); its code is then confined by nothing but an
+    in-process network guard.
     """
     given = Path(path)
     target = given.resolve()
@@ -205,7 +224,11 @@ def load_plugin(
         entry, name = target, entry_name(target)
     suffix = entry.suffix
     if suffix in PY_SUFFIXES:
-        return LoadedPlugin(name=name, kind="python", entry=entry, manifest=manifest, plugin=load_python_plugin(entry))
+        if in_process if in_process is not None else not PYTHON_BRIDGE_AVAILABLE:
+            return LoadedPlugin(name=name, kind="python", entry=entry, manifest=manifest,
+                                plugin=load_python_plugin(entry))
+        return LoadedPlugin(name=name, kind="python", entry=entry, manifest=manifest,
+                            plugin=PythonPlugin(entry, name=name, timeout=timeout, cwd=workspace))
     if suffix in JS_SUFFIXES or suffix in TS_SUFFIXES:
         plugin = NodePlugin(entry, name=name, timeout=timeout, cwd=workspace)
         return LoadedPlugin(name=name, kind="node", entry=entry, manifest=manifest, plugin=plugin)
@@ -217,7 +240,10 @@ def load_plugin(
 
 
 __all__ = [
+    "BridgedPlugin",
     "LoadedPlugin",
+    "PYTHON_BRIDGE_AVAILABLE",
+    "PythonPlugin",
     "pi_extension_entries",
     "NodePlugin",
     "PluginExitError",

@@ -1,107 +1,40 @@
 """Load a JS or TypeScript plugin into a Python host through one long-lived Node.js process.
 
-``NodePlugin(entry)`` has ``register(ctx)`` like a Python plugin. On register it starts ``node``
-on ``js/bridge.mjs``, which imports the plugin, runs its ``register`` (or PI's
-``export default function (pi)``) and reports each ``registerTool``; each tool lands on the
-Python ``ctx`` with an execute proxy that sends the call to the same process.
-
-Line protocol (the full version is at the top of ``js/bridge.mjs``): one JSON object per line.
-
-* Python -> node on stdin, one request at a time, each with an ``id``:
-  ``{id, op:"load", entry, kind:"esm"|"ts", replay, workspace, mirror}``,
-  ``{id, op:"call", tool, handle, callId, params, cwd, access, identity, accountUserId}``,
-  ``{id, op:"mirror", access, identity, accountUserId}``, ``{id, op:"ping"}``.
-* node -> Python on stdout, each line prefixed with a per-process random marker: answers
-  ``{id, ok:true, ..., network}`` / ``{id, ok:false, error:{name, message, stack, transport, ...}, network}``
-  and one-way notes ``{op:"log"|"read"|"tool"|"phase", id, ...}`` (``phase``: a load entered
-  ``import``, ``register`` or pi's ``startup``, each bounded apart). Unmarked stdout bytes are plugin noise
-  (kept in the stderr tail); ``console.*`` and ``process.stdout.write`` already go to stderr.
-* During a first load on POSIX, a ``registerTool``/``current*()`` call made by the plugin's
-  ``register`` is a synchronous ``{op:"ctx", method, args}`` note; the reply goes back on a
-  dedicated pipe (``TOOLCONF_CTX_FD``) that the bridge reads with a blocking read, so the Python
-  ctx is called at that very moment and a host refusal is thrown back into the plugin.
-
-The process and its line protocol are :mod:`.node_connection` (confined: on Linux its own network,
-mount and PID namespaces, a scrubbed environment everywhere; docs/access-model.md § 13 says what is
-confined where); what goes wrong, and the words for it, are :mod:`.node_errors`. This module is the
-plugin API on top of them.
+``NodePlugin(entry)`` has ``register(ctx)`` like a Python plugin: it is a :class:`~.bridged.BridgedPlugin`
+whose bridge is ``node`` on ``js/bridge.mjs``, which imports the plugin (TypeScript through jiti),
+runs its ``register`` (or PI's ``export default function (pi)``) and reports each ``registerTool``.
+``console.*`` and ``process.stdout.write`` go to stderr there. This module holds what is Node's own:
+finding the node binary, the entry's module format and the words of a failed JS load.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import secrets
 import shutil
-import threading
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from pytest_toolconformance.plugins.bounds import kit_setup_bound
-from pytest_toolconformance.plugins.loaders.node_connection import (
-    BRIDGE,
-    BridgeClosed,
-    BridgeConnection,
-    EncodeError,
-    NoteHandler,
-    StepTimedOut,
-    jsonable,
-)
-from pytest_toolconformance.plugins.loaders.node_errors import (
+from pytest_toolconformance.plugins.loaders.bridge_connection import BRIDGE
+from pytest_toolconformance.plugins.loaders.bridge_errors import (
     PluginExitError,
     PluginTimeoutError,
     PluginToolError,
-    exit_text,
     load_failure,
-    short_tail,
-    timeout_text,
 )
-from reference_host import PluginLoadError, RegistrationError, define_tool, mark_transport_failure
+from pytest_toolconformance.plugins.loaders.bridged import BridgedPlugin
+from reference_host import PluginLoadError
 
 TS_SUFFIXES = frozenset({".ts", ".mts", ".cts"})
 JS_SUFFIXES = frozenset({".mjs", ".js", ".cjs"})
-_POSIX = os.name == "posix"
-_ABSENT = object()
-
-# JS registerTool option names -> the Python ctx.register_tool keywords.
-_OPTION_NAMES = {
-    "external": "external",
-    "ownerUserId": "owner_user_id",
-    "projectId": "project_id",
-    "platform": "platform",
-}
-# JS ctx reads -> the Python ctx methods.
-_READ_METHODS = {
-    "currentIdentity": "current_identity",
-    "currentAccess": "current_access",
-    "currentAccountUserId": "current_account_user_id",
-}
 
 
-class _ExecuteProxy:
-    """The ``execute`` of a JS tool on the Python side: sends the call to the node process.
-
-    A host that wants the handler to run in a directory passes ``cwd=...`` or sets the
-    ``cwd`` attribute; the bridge ``chdir``s there for the call and back afterwards.
-    """
-
-    def __init__(self, plugin: NodePlugin, ctx: Any, tool: str, handle: int) -> None:
-        self.plugin = plugin
-        self.ctx = ctx
-        self.tool = tool
-        self.handle = handle
-        self.cwd: str | os.PathLike[str] | None = None
-
-    def __call__(self, call_id: str, params: dict[str, Any], *, cwd: str | os.PathLike[str] | None = None) -> Any:
-        return self.plugin._call_tool(self, call_id, params, cwd if cwd is not None else self.cwd)
-
-    def __repr__(self) -> str:
-        return f"<JS execute {self.tool!r} of {self.plugin.name!r}>"
-
-
-class NodePlugin:
+class NodePlugin(BridgedPlugin):
     """A JS/TS plugin entry run in one Node.js process, installable like a Python plugin."""
+
+    process = "node"
+    language = "JS"
 
     def __init__(
         self,
@@ -115,135 +48,15 @@ class NodePlugin:
         import_timeout: float | None = None,
         writable: Sequence[str | os.PathLike[str]] = (),
     ) -> None:
-        """``entry``: the plugin's JS/TS entry file. ``timeout``: seconds per request (register, call).
-
-        ``import_timeout``: seconds for importing the entry and what it imports, bounded apart from
-        ``register`` (default ``max(30, 6 * timeout)``: a real extension's import of pi and its
-        dependencies is slow on a busy machine, and none of it is the plugin's register).
-
-        ``node``: the node binary (default ``$TOOLCONFORMANCE_NODE`` or ``node`` on PATH).
-        ``cwd``: where node starts and where calls without a cwd run (default: ours).
-        ``sync_host_calls=False`` (always the case off POSIX) answers ``current*()`` during register
-        from the mirror and hands registrations to the ctx after the fact instead of at once.
-        ``writable``: folders the plugin may write besides its own temporary HOME/TMPDIR and ``cwd``
-        (where namespaces work the rest of the file system is read-only to it; see docs/access-model.md).
-        """
-        self.entry = Path(entry).resolve()
-        self.name = name or entry_name(self.entry)
-        self.__name__ = self.name  # what a host names a plugin object by, as for a module
-        self.timeout = float(timeout)
-        self.import_timeout = float(import_timeout) if import_timeout is not None else max(30.0, 6 * self.timeout)
+        """As :class:`~.bridged.BridgedPlugin`; ``node``: the node binary (default
+        ``$TOOLCONFORMANCE_NODE`` or ``node`` on PATH)."""
+        super().__init__(entry, name=name or entry_name(Path(entry).resolve()), timeout=timeout, cwd=cwd,
+                         sync_host_calls=sync_host_calls, import_timeout=import_timeout, writable=writable)
         self.node = node
-        self.cwd = os.fspath(cwd) if cwd is not None else None
-        self.writable: list[str] = [os.fspath(p) for p in writable] + ([self.cwd] if self.cwd else [])
         #: How the bridge imports the entry: "ts" (through jiti) or "esm" (Node's own loader).
         self.module_format = "ts" if self.entry.suffix in TS_SUFFIXES else "esm"
-        self.sync_host_calls = sync_host_calls and _POSIX
-        self.last_network_attempts: list[str] = []
-        self.last_ctx_reads: list[str] = []
-        self.form: str | None = None
-        self.tools: list[tuple[int, str | None]] = []
-        self._lock = threading.RLock()
-        # The current connection, kept after it stops so stderr_tail() still has its last words.
-        self._connection: BridgeConnection | None = None
-        self._loaded = False  # the running process has the plugin loaded
-        self._mirror: dict[str, Any] = {"access": None, "identity": None, "accountUserId": None}
-        self._stash: dict[str, BaseException] = {}
-        self._registering = False
 
-    def __repr__(self) -> str:
-        return f"NodePlugin({str(self.entry)!r}, name={self.name!r})"
-
-    @property
-    def pid(self) -> int | None:
-        """The pid of the running node process, or None."""
-        connection = self._connection
-        return connection.pid if connection is not None and connection.alive() else None
-
-    def register(self, ctx: Any) -> None:
-        """Load the plugin in a fresh node process and register its tools on ``ctx``."""
-        with self._lock:
-            self._stop(grace=0.5)
-            self._start()
-            handler = _FirstLoad(self, ctx)
-            self._registering = True
-            try:
-                answer = self._request(self._load_message(replay=False), what="loading the plugin",
-                                       on_note=handler.on_message)
-            finally:
-                self._registering = False
-                stash, self._stash = self._stash, {}
-            self._take_load(answer, stash)
-            self.last_network_attempts = list(answer.get("network", []))
-            if handler.deferred_error is not None:
-                raise handler.deferred_error
-
-    def call_raw(
-        self,
-        tool: str,
-        params: Mapping[str, Any] | None = None,
-        *,
-        call_id: str = "raw-call",
-        cwd: str | os.PathLike[str] | None = None,
-        access: Any = None,
-        identity: Any = None,
-        account_user_id: str | None = None,
-    ) -> dict[str, Any]:
-        """Call a tool without a ctx and return the bridge's answer as a dict.
-
-        Keys: ``ok``, ``result`` or ``error``, ``network`` (what the call reached for),
-        ``reads`` (ctx methods it read) and ``logs``. Loads the plugin headless if needed.
-        """
-        with self._lock:
-            self._ensure_loaded(tool)
-            handle = next((h for h, n in self.tools if n == tool), None)
-            notes = _CallNotes(None)
-            answer = self._call(tool, handle, call_id, dict(params or {}), cwd,
-                                {"access": access, "identity": identity, "accountUserId": account_user_id}, notes)
-        out = {k: v for k, v in answer.items() if k != "id"}
-        out["reads"] = notes.reads
-        out["logs"] = notes.logs
-        return out
-
-    def push_access(self, access: Any, identity: Any, account: str | None) -> None:
-        """Update what the plugin's ``ctx.current*()`` answer between calls."""
-        with self._lock:
-            self._mirror = {"access": access, "identity": identity, "accountUserId": account}
-            if self._running() and self._loaded:
-                self._request({"op": "mirror", **self._mirror}, what="push_access()")
-
-    def ping(self) -> dict[str, Any]:
-        """Start the process if needed and return ``{pid, node}`` from the bridge."""
-        with self._lock:
-            if not self._running():
-                self._start()
-            answer = self._request({"op": "ping"}, what="ping")
-        return {"pid": answer.get("pid"), "node": answer.get("node")}
-
-    def stderr_tail(self) -> str:
-        """The last ~4 KB the current (or last stopped) node process wrote to stderr, plus stray stdout."""
-        connection = self._connection
-        return connection.stderr_tail() if connection is not None else ""
-
-    def close(self) -> None:
-        """End the node process and everything it started (a later call starts it again)."""
-        # First without the lock: a call in flight on another thread (a run stopped by Ctrl-C while
-        # the host's worker waits on node) holds it; killing the tree ends that wait at once.
-        connection = self._connection
-        if connection is not None:
-            connection.kill()
-        with self._lock:
-            self._stop(grace=1.0)
-
-    def __enter__(self) -> NodePlugin:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-    # ------------------------------------------------------------------------------ internals
-
-    def _node_binary(self) -> str:
+    def _argv(self) -> list[str]:
         found = find_node(self.node)
         if not found:
             raise PluginLoadError(
@@ -251,183 +64,13 @@ class NodePlugin:
                 "install Node.js or set TOOLCONFORMANCE_NODE to the node binary",
                 subject=str(self.entry),
             )
-        return found
+        return [found, str(BRIDGE)]
 
-    def _running(self) -> bool:
-        return self._connection is not None and self._connection.alive()
+    def _version_hint(self) -> str:
+        return " and is Node.js 20.6 or newer"
 
-    def _start(self) -> None:
-        node = self._node_binary()
-        try:
-            connection = BridgeConnection(node, self.cwd, self.sync_host_calls, self.writable)
-        except OSError as exc:
-            raise PluginLoadError(
-                f"JS plugin {self.entry}: could not start {node!r} ({exc}); check the Node.js install",
-                subject=str(self.entry),
-            ) from exc
-        self._connection = connection
-        self._loaded = False
-        try:
-            connection.wait_ready(kit_setup_bound(self.timeout))
-        except StepTimedOut as out:
-            raise PluginTimeoutError(
-                f"JS plugin {self.entry}: the kit's node bridge did not start within "
-                f"{out.bound:g} s (before any plugin code ran). Node stderr: {short_tail(connection.stderr_tail())}",
-                phase="kit", bound=out.bound, subject=str(self.entry),
-            ) from None
-        except BridgeClosed as closed:
-            raise PluginExitError(
-                f"JS plugin {self.entry}: the node bridge exited at start-up with code "
-                f"{closed.exit_code}; check that {node!r} is Node.js 20.6 or newer. "
-                f"Node stderr: {short_tail(connection.stderr_tail())}",
-                exit_code=closed.exit_code, stderr_tail=connection.stderr_tail(), subject=str(self.entry),
-            ) from None
-
-    def _stop(self, grace: float) -> None:
-        self._loaded = False
-        if self._connection is not None:
-            self._connection.stop(grace)
-
-    def _load_message(self, *, replay: bool) -> dict[str, Any]:
-        return {"op": "load", "entry": str(self.entry), "kind": self.module_format, "replay": replay,
-                "workspace": self.cwd, "mirror": self._mirror}
-
-    def _take_load(self, answer: Mapping[str, Any], stash: Mapping[str, BaseException] | None = None) -> None:
-        """Keep what a load answered, or raise what made it fail."""
-        if not answer.get("ok"):
-            tail = self.stderr_tail() or None
-            self._stop(grace=0)
-            error = answer.get("error") or {}
-            token = error.get("token")
-            if token and stash and token in stash:
-                # The plugin let a host refusal escape register(): surface the host's own exception.
-                raise stash[token]
-            raise load_failure(self.entry, self.module_format, find_node(self.node), self.timeout, error, tail)
-        self._loaded = True
-        self.form = answer.get("form")
-        self.tools = [(t["handle"], t["name"]) for t in answer.get("tools", [])]
-
-    def _ensure_loaded(self, tool: str) -> None:
-        """Make sure a live process has the plugin loaded, replaying the load after a restart."""
-        if self._running() and self._loaded:
-            return
-        if self._registering:
-            # The only thread that can get here holds the lock inside register(): node is blocked
-            # waiting for that very register to finish, so a call now could only deadlock.
-            raise PluginToolError(tool, "Error", f"tool {tool!r} was called while its plugin was still registering")
-        if not self._running():
-            self._stop(grace=0)
-            self._start()
-        answer = self._request(self._load_message(replay=True), what=f"reloading the plugin for tool {tool!r}")
-        self._take_load(answer)
-
-    def _call(self, tool: str, handle: int | None, call_id: str, params: Mapping[str, Any],
-              cwd: str | os.PathLike[str] | None, mirror: dict[str, Any], notes: _CallNotes) -> dict[str, Any]:
-        """One call request (the caller holds the lock and has the plugin loaded)."""
-        answer = self._request(
-            {"op": "call", "tool": tool, "handle": handle, "callId": call_id, "params": params,
-             "cwd": os.fspath(cwd) if cwd is not None else None, **mirror},
-            what=f"tool {tool!r}", on_note=notes.on_message,
-        )
-        self.last_network_attempts = list(answer.get("network", []))
-        self.last_ctx_reads = list(notes.reads)
-        return answer
-
-    def _call_tool(
-        self, proxy: _ExecuteProxy, call_id: str, params: dict[str, Any], cwd: str | os.PathLike[str] | None
-    ) -> Any:
-        with self._lock:
-            self._ensure_loaded(proxy.tool)
-            ctx = proxy.ctx
-            # Read right before sending: the JS ctx.current*() are synchronous, so they answer
-            # from this snapshot, which is as fresh as the host can make it.
-            self._mirror = {"access": ctx.current_access(), "identity": ctx.current_identity(),
-                            "accountUserId": ctx.current_account_user_id()}
-            try:
-                answer = self._call(proxy.tool, proxy.handle, call_id, params, cwd, self._mirror, _CallNotes(ctx))
-            except EncodeError as exc:
-                message = f"tool {proxy.tool!r}: cannot send to node: {exc}"
-                raise PluginToolError(proxy.tool, "TypeError", message) from None
-        if answer.get("ok"):
-            return answer.get("result")
-        error = answer.get("error") or {}
-        exc = PluginToolError(
-            proxy.tool,
-            str(error.get("name") or "Error"),
-            str(error.get("message") or ""),
-            stack=error.get("stack"),
-            code=error.get("code"),
-            network=self.last_network_attempts,
-        )
-        if error.get("transport"):
-            mark_transport_failure(exc)
-        raise exc
-
-    def _request(self, message: dict[str, Any], *, what: str, on_note: NoteHandler | None = None) -> dict[str, Any]:
-        """Send one request on the running connection; a step out of time or a process that ended
-        is raised as the plugin's own error, worded for its author. The caller holds the lock."""
-        connection = self._connection
-        assert connection is not None, "start first"
-        try:
-            return connection.request(message, bound_of=self._bound_of, on_note=on_note)
-        except StepTimedOut as out:
-            self._loaded = False
-            raise PluginTimeoutError(
-                timeout_text(
-                    self.name, self.entry, out.step, out.bound, what, message["op"] == "load", connection.stderr_tail()
-                ),
-                phase=out.step,
-                bound=out.bound,
-                subject=str(self.entry),
-            ) from None
-        except BridgeClosed as closed:
-            self._loaded = False
-            raise PluginExitError(
-                exit_text(self.name, self.entry, closed.exit_code, what, connection.stderr_tail()),
-                exit_code=closed.exit_code,
-                stderr_tail=connection.stderr_tail(),
-                subject=str(self.entry),
-            ) from None
-
-    def _bound_of(self, step: str) -> float:
-        if step == "kit":
-            return kit_setup_bound(self.timeout)
-        return self.import_timeout if step == "import" else self.timeout
-
-    def _tool_from_note(self, ctx: Any, note: Mapping[str, Any]) -> Any:
-        """Turn one reported registerTool(tool, options) into ctx.register_tool(...); returns its result."""
-        name = note.get("name")
-        if note.get("toolType") != "object":
-            raise RegistrationError(
-                f"registerTool() takes a tool object (use defineTool({{...}})), got {note.get('toolType')}",
-                rule="REG-2",
-                subject=str(name),
-            )
-        handle = int(note["handle"])
-        execute = _ExecuteProxy(self, ctx, name, handle) if note.get("hasExecute") else None
-        tool = define_tool(
-            name=name,  # type: ignore[arg-type]  # define_tool reports a non-string itself
-            label=note.get("label"),  # type: ignore[arg-type]
-            description=note.get("description"),  # type: ignore[arg-type]
-            parameters=note.get("parameters"),  # type: ignore[arg-type]
-            execute=execute,  # type: ignore[arg-type]
-        )
-        kwargs: dict[str, Any] = {}
-        options = note.get("options", _ABSENT)
-        if options is not _ABSENT:
-            if not isinstance(options, Mapping):
-                raise RegistrationError(
-                    f"tool {name!r}: registerTool options must be an object such as {{external: true}}, "
-                    f"got {options!r}",
-                    subject=str(name),
-                )
-            for key, value in options.items():
-                if key in _OPTION_NAMES:
-                    kwargs[_OPTION_NAMES[key]] = value
-                else:
-                    _log(ctx, "warning", f"tool {name!r}: unknown registerTool option {key!r} ignored")
-        # Only the options the plugin gave are passed: the host tells "omitted" from an explicit null.
-        return ctx.register_tool(tool, **kwargs)
+    def _load_error(self, error: Mapping[str, Any], tail: str | None) -> PluginLoadError:
+        return load_failure(self.entry, self.module_format, find_node(self.node), self.timeout, error, tail)
 
 
 _BUILD_FOLDERS = frozenset({"src", "lib", "dist", "build", "out"})
@@ -450,93 +93,6 @@ def entry_name(entry: Path) -> str:
     if isinstance(name, str) and name:
         return name.rsplit("/", 1)[-1]
     return folder.parent.name or folder.name
-
-
-def _log(ctx: Any, level: str, message: str) -> None:
-    logger = getattr(ctx, "logger", None)
-    method = getattr(logger, level, None) or getattr(logger, "info", None)
-    if method is not None:
-        method(message)
-
-
-class _FirstLoad:
-    """Handles the notes of a first (non-replayed) load against the host ctx."""
-
-    def __init__(self, plugin: NodePlugin, ctx: Any) -> None:
-        self.plugin = plugin
-        self.ctx = ctx
-        self.deferred_error: BaseException | None = None
-
-    def on_message(self, item: dict[str, Any]) -> None:
-        op = item.get("op")
-        if op == "log":
-            _log(self.ctx, str(item.get("level")), str(item.get("message")))
-        elif op == "ctx":
-            self._host_call(item)
-        elif op == "read":
-            # Mirror mode (no host-call pipe): the plugin read from the mirror, so make the
-            # same read on the host now, while register() is still running.
-            method = _READ_METHODS.get(str(item.get("method")))
-            if method is not None:
-                try:
-                    getattr(self.ctx, method)()
-                except Exception as exc:  # surfaced after the load
-                    self.deferred_error = self.deferred_error or exc
-        elif op == "tool":
-            try:
-                self.plugin._tool_from_note(self.ctx, item)
-            except Exception as exc:  # surfaced after the load
-                self.deferred_error = self.deferred_error or exc
-
-    def _host_call(self, item: dict[str, Any]) -> None:
-        connection = self.plugin._connection
-        assert connection is not None
-        method = str(item.get("method"))
-        try:
-            if method == "registerTool":
-                value = self.plugin._tool_from_note(self.ctx, item.get("args") or {})
-                if not isinstance(value, (bool, int, float, str, type(None))):
-                    value = None
-            elif method in _READ_METHODS:
-                value = getattr(self.ctx, _READ_METHODS[method])()
-                json.dumps(value, default=jsonable)  # fail here, not in the reply writer
-            else:
-                raise PluginLoadError(f"unknown host call {method!r}")
-        except Exception as exc:  # thrown back into the plugin's register()
-            token = secrets.token_hex(8)
-            self.plugin._stash[token] = exc
-            connection.reply(
-                {
-                    "ok": False,
-                    "error": {
-                        "name": type(exc).__name__,
-                        "message": str(exc),
-                        "rule": getattr(exc, "rule", None),
-                        "token": token,
-                    },
-                }
-            )
-            return
-        connection.reply({"ok": True, "value": value})
-
-
-class _CallNotes:
-    """Collects the notes of one call: log lines go to the ctx logger, reads are recorded."""
-
-    def __init__(self, ctx: Any) -> None:
-        self.ctx = ctx
-        self.reads: list[str] = []
-        self.logs: list[dict[str, str]] = []
-
-    def on_message(self, item: dict[str, Any]) -> None:
-        op = item.get("op")
-        if op == "log":
-            entry = {"level": str(item.get("level")), "message": str(item.get("message"))}
-            self.logs.append(entry)
-            if self.ctx is not None:
-                _log(self.ctx, entry["level"], entry["message"])
-        elif op == "read":
-            self.reads.append(str(item.get("method")))
 
 
 def find_node(node: str | None = None) -> str | None:

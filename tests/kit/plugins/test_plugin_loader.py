@@ -5,17 +5,26 @@ from __future__ import annotations
 import asyncio
 import inspect
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from pytest_toolconformance.plugins.loaders import LoadedPlugin, NodePlugin, load_plugin, load_python_plugin
+from pytest_toolconformance.plugins.loaders import (
+    LoadedPlugin,
+    NodePlugin,
+    PythonPlugin,
+    load_plugin,
+    load_python_plugin,
+)
 from reference_host.errors import PluginLoadError
 from tests.paths import PLUGINS
 
 PY = PLUGINS / "python"
+# Python plugins run in a bridge process; in the kit's own only where none can run (both are the kit's).
+IN_PROCESS = pytest.mark.parametrize("in_process", [False, True], ids=["bridged", "in-process"])
 JS = PLUGINS / "js"
 
 
@@ -53,8 +62,9 @@ def run_execute(tool: Any, params: dict[str, Any]) -> Any:
 # ------------------------------------------------------------------------------ Python plugins
 
 
-def test_python_entry_file_loads_and_registers() -> None:
-    loaded = load_plugin(PY / "conforming.py")
+@IN_PROCESS
+def test_python_entry_file_loads_and_registers(in_process: bool) -> None:
+    loaded = load_plugin(PY / "conforming.py", in_process=in_process)
     assert isinstance(loaded, LoadedPlugin)
     assert (loaded.name, loaded.kind, loaded.entry, loaded.manifest) == (
         "conforming",
@@ -75,10 +85,11 @@ def test_python_entry_file_loads_and_registers() -> None:
     assert run_execute(ctx.tools[0], {"value": "hi"}) == {"content": [{"type": "text", "text": "hi"}], "details": {}}
 
 
-def test_python_folder_with_manifest_imports_siblings_without_polluting_sys_path() -> None:
+@IN_PROCESS
+def test_python_folder_with_manifest_imports_siblings_without_polluting_sys_path(in_process: bool) -> None:
     before = list(sys.path)
     for target in (PY / "manifested", PY / "manifested" / "plugin.json"):
-        loaded = load_plugin(target)
+        loaded = load_plugin(target, in_process=in_process)
         assert loaded.name == "manifested-python"
         assert loaded.kind == "python"
         assert loaded.entry == PY / "manifested" / "tool.py"
@@ -109,18 +120,33 @@ def test_python_plugins_get_unique_module_names(tmp_path: Path) -> None:
         ("raise RuntimeError('top-level failure')\n", "RuntimeError: top-level failure"),
     ],
 )
-def test_python_load_errors_name_the_file(tmp_path: Path, source: str, expected: str) -> None:
+@IN_PROCESS
+def test_python_load_errors_name_the_file(tmp_path: Path, source: str, expected: str, in_process: bool) -> None:
     entry = tmp_path / "bad_plugin.py"
     entry.write_text(source)
     with pytest.raises(PluginLoadError) as info:
-        load_plugin(entry)
+        # In its bridge a plugin is imported when it is registered, as a JS one is.
+        run_register(load_plugin(entry, in_process=in_process).plugin, Ctx())
     assert str(entry) in str(info.value) and expected in str(info.value)
     assert not any(name.startswith("_toolconformance_plugin_bad_plugin") for name in sys.modules)
 
 
-def test_python_module_without_register_is_not_a_plugin() -> None:
+@IN_PROCESS
+def test_python_module_without_register_is_not_a_plugin(in_process: bool) -> None:
     with pytest.raises(PluginLoadError, match=r"not_a_plugin\.py is not a plugin: it defines no register\(ctx\)"):
-        load_plugin(PY / "not_a_plugin.py")
+        run_register(load_plugin(PY / "not_a_plugin.py", in_process=in_process).plugin, Ctx())
+
+
+def test_python_plugins_run_in_a_bridge_process_by_default() -> None:
+    loaded = load_plugin(PY / "conforming.py")
+    assert not loaded.in_process and isinstance(loaded.plugin, PythonPlugin)
+    ctx = Ctx()
+    try:
+        run_register(loaded.plugin, ctx)
+        assert loaded.plugin.pid not in (None, os.getpid())
+        assert not any(name.startswith("_toolconformance_plugin_conforming") for name in sys.modules)
+    finally:
+        loaded.plugin.close()
 
 
 # ---------------------------------------------------------------------------------- JS dispatch

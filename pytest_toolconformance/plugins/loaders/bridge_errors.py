@@ -1,8 +1,9 @@
-"""What goes wrong with a JS or TypeScript plugin, as exceptions and as the words a user acts on.
+"""What goes wrong with a plugin in a bridge process, as exceptions and as the words a user acts on.
 
-The error types a Node plugin raises (a handler's throw, a step out of time, the process gone)
-and the diagnostics that turn the bridge's report of a failed load into one sentence naming the
-file, what failed and what to do.
+The error types a bridged plugin raises (a handler's throw, a step out of time, the process gone),
+worded for the plugin's language (a JS/TS plugin's node, a Python plugin's python), and the
+diagnostics that turn the Node bridge's report of a failed load into one sentence naming the file,
+what failed and what to do.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from pytest_toolconformance.plugins.loaders.node_connection import BRIDGE
+from pytest_toolconformance.plugins.loaders.bridge_connection import BRIDGE
 from reference_host import PluginLoadError
 
 #: What a load was doing in each of its phases, for a time-out's message.
@@ -25,7 +26,7 @@ LOAD_STEPS = {
 
 #: Where each phase's time went, for a time-out's message.
 PHASE_PLACES = {
-    "kit": " in the kit's own set-up (its module hooks and pi's runtime)",
+    "kit": " in the kit's own set-up (its process, module hooks and pi's runtime, before any plugin code)",
     "import": " while importing the module (and what it imports)",
     "startup": " in pi's startup events (session_start, resources_discover)",
     "register": " in its register function",
@@ -33,7 +34,11 @@ PHASE_PLACES = {
 
 
 class PluginToolError(Exception):
-    """A JS tool handler threw (or its result could not be sent back)."""
+    """A tool handler in a bridge process threw (or its result could not be sent back).
+
+    ``os_error``: a Python handler's exception was an ``OSError`` (what the network stack raises),
+    which ERR-4 reads as a fault thrown as it came; a JS one tells that by its ``code``.
+    """
 
     def __init__(
         self,
@@ -44,8 +49,10 @@ class PluginToolError(Exception):
         stack: str | None = None,
         code: str | None = None,
         network: list[str] | None = None,
+        os_error: bool = False,
     ) -> None:
         self.tool = tool
+        self.os_error = os_error
         self.js_name = name
         self.js_message = message
         self.js_stack = stack
@@ -56,7 +63,7 @@ class PluginToolError(Exception):
 
 
 class PluginTimeoutError(PluginLoadError):
-    """A step of a JS plugin did not answer in time; the node process was killed.
+    """A step of a bridged plugin did not answer in time; its process was killed.
 
     ``phase`` is the step (``kit``: the kit's own set-up, never the plugin's; ``import``, ``register``,
     ``startup``, ``call``), ``bound`` the seconds it was given.
@@ -74,7 +81,7 @@ class PluginTimeoutError(PluginLoadError):
 
 
 class PluginExitError(PluginLoadError):
-    """The node process exited while a request was in flight."""
+    """The plugin's bridge process exited while a request was in flight."""
 
     def __init__(self, message: str, *, exit_code: int | None, stderr_tail: str, subject: str | None = None) -> None:
         self.exit_code = exit_code
@@ -88,9 +95,13 @@ def short_tail(text: str, limit: int = 1500) -> str:
     return "\n    ".join(lines)
 
 
-def tail_note(tail: str) -> str:
+#: How a stderr tail is introduced in a message, per bridge process (findings cut a hang's message there).
+TAIL_LABELS = {"node": "Node stderr", "python": "Python stderr"}
+
+
+def tail_note(tail: str, process: str = "node") -> str:
     short = short_tail(tail)
-    return f". Node stderr:\n    {short}" if short else ""
+    return f". {TAIL_LABELS.get(process, 'stderr')}:\n    {short}" if short else ""
 
 
 def stack_note(stack: str, frames: int = 3) -> str:
@@ -104,23 +115,34 @@ def stack_note(stack: str, frames: int = 3) -> str:
     return f" ({'; '.join(lines)})" if lines else ""
 
 
-def exit_text(plugin: str, entry: Path, code: int | None, what: str, tail: str) -> str:
-    """The node process of ``plugin`` ended with ``code`` while it was doing ``what``."""
+#: Per bridge process: the plugin's language, how it ends itself, what a hang looks like in it.
+_WORDS = {
+    "node": ("JS", "process.exit()", "a promise that never settles or a busy loop", "Node.js"),
+    "python": ("Python", "sys.exit() or os._exit()", "a blocking call, an await that never returns or a busy loop",
+               "Python"),
+}
+
+
+def exit_text(plugin: str, entry: Path, code: int | None, what: str, tail: str, process: str = "node") -> str:
+    """The bridge process (``node`` or ``python``) of ``plugin`` ended with ``code`` while doing ``what``."""
+    language, exits, _, _ = _WORDS[process]
     how = f"was killed by signal {-code}" if code is not None and code < 0 else f"exited with code {code}"
     then = "the plugin could not be loaded" if what == "loading the plugin" else "the next call restarts it"
-    return (f"JS plugin {plugin!r} ({entry}): node {how} during {what} "
-            f"(did the plugin call process.exit() or crash?); {then}" + tail_note(tail))
+    return (f"{language} plugin {plugin!r} ({entry}): {process} {how} during {what} "
+            f"(did the plugin call {exits} or crash?); {then}" + tail_note(tail, process))
 
 
-def timeout_text(plugin: str, entry: Path, step: str, bound: float, what: str, loading: bool, tail: str) -> str:
+def timeout_text(plugin: str, entry: Path, step: str, bound: float, what: str, loading: bool, tail: str,
+                 process: str = "node") -> str:
     """Step ``step`` of ``what`` did not finish within ``bound`` seconds."""
+    language, _, hang, runtime = _WORDS[process]
     done = f"{LOAD_STEPS[step]} ({what})" if loading and step in LOAD_STEPS else what
-    return (f"JS plugin {plugin!r} ({entry}): {done} did not finish within {bound:g} s{PHASE_PLACES.get(step, '')}, "
-            "so the kit killed its node process (the next step starts a new one)."
-            + (" Look for a promise that never settles or a busy loop" if step != "kit" else
-               " No plugin code was running: the machine is too busy, or Node.js is stuck; "
+    return (f"{language} plugin {plugin!r} ({entry}): {done} did not finish within {bound:g} s"
+            f"{PHASE_PLACES.get(step, '')}, so the kit killed its {process} process (the next step starts a new one)."
+            + (f" Look for {hang}" if step != "kit" else
+               f" No plugin code was running: the machine is too busy, or {runtime} is stuck; "
                "raise --toolconformance-timeout")
-            + tail_note(tail))
+            + tail_note(tail, process))
 
 
 def load_failure(entry: Path, module_format: str, node: str | None, timeout: float,
@@ -191,6 +213,7 @@ def syntax_location(entry: Path, node: str, timeout: float) -> str:
 
 __all__ = [
     "LOAD_STEPS",
+    "TAIL_LABELS",
     "PluginExitError",
     "PluginTimeoutError",
     "PluginToolError",

@@ -1,7 +1,8 @@
-"""The connection to one Node.js bridge process: start it confined, send a request, read its answer.
+"""The connection to one bridge process: start it confined, send a request, read its answer.
 
 Like Bowtie's ``Connection`` under its client: :class:`BridgeConnection` knows the line protocol
-(``js/bridge.mjs`` documents it) and the process, nothing of plugins. Its one request method bounds
+(``js/bridge.mjs`` documents it; ``py/bridge.py`` speaks it for Python plugins) and the process,
+nothing of plugins. Its one request method bounds
 each step of a request apart (a load's ``kit``, ``import``, ``register`` and ``startup`` phases, a
 ``call``) and hands one-way notes to the caller; the plugin API (:mod:`.node`) words what went
 wrong. The process is the kit's one line supervisor (``_proc.LineProcess``) in a sandbox: on
@@ -19,7 +20,7 @@ import subprocess
 import tempfile
 import time
 import weakref
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -46,7 +47,7 @@ class BridgeClosed(Exception):
 
     def __init__(self, exit_code: int | None) -> None:
         self.exit_code = exit_code
-        super().__init__(f"the node bridge ended with code {exit_code}")
+        super().__init__(f"the plugin bridge ended with code {exit_code}")
 
 
 class EncodeError(TypeError):
@@ -85,21 +86,24 @@ def _release(ctx_w: int | None, workspace: str) -> None:
 
 
 class BridgeConnection:
-    """One running bridge, confined to a workspace of its own, and its line protocol.
+    """One running bridge (``argv``: its program and arguments), confined to a workspace of its own,
+    and its line protocol.
 
     ``host_call_pipe`` opens the pipe on which a plugin's synchronous host calls during register
-    are answered (:meth:`reply`); ``writable`` are folders it may write besides its workspace.
+    are answered (:meth:`reply`); ``writable`` are folders it may write besides its workspace;
+    ``env`` is added to its scrubbed environment; ``name`` names the process in messages.
     """
 
-    def __init__(self, node: str, cwd: str | None, host_call_pipe: bool, writable: list[str]) -> None:
+    def __init__(self, argv: Sequence[str], cwd: str | None, host_call_pipe: bool, writable: list[str], *,
+                 env: Mapping[str, str] | None = None, name: str = "node") -> None:
         self._mark = f"\x1etcb:{secrets.token_hex(8)}@".encode("ascii")
         self._ids = 0
         # HOME and TMPDIR of the plugin: the one place (with ``writable``) it may write.
-        self.workspace = tempfile.mkdtemp(prefix="toolconformance-node-")
+        self.workspace = tempfile.mkdtemp(prefix=f"toolconformance-{name}-")
         home, tmp = os.path.join(self.workspace, "home"), os.path.join(self.workspace, "tmp")
         os.mkdir(home)
         os.mkdir(tmp)
-        env = {"TOOLCONF_BRIDGE_MARK": self._mark.decode("ascii")}
+        env = {**(env or {}), "TOOLCONF_BRIDGE_MARK": self._mark.decode("ascii")}
         ctx_r: int | None = None
         self._ctx_w: int | None = None
         pass_fds: tuple[int, ...] = ()
@@ -110,8 +114,8 @@ class BridgeConnection:
         sandbox = _proc.Sandbox([self.workspace, *writable], home=home, tmp=tmp, env=env)
         try:
             self._process = _proc.LineProcess(
-                [node, str(BRIDGE)], cwd=cwd, pass_fds=pass_fds, sandbox=sandbox,
-                stderr_limit=STDERR_TAIL_BYTES, name="node",
+                list(argv), cwd=cwd, pass_fds=pass_fds, sandbox=sandbox,
+                stderr_limit=STDERR_TAIL_BYTES, name=name,
             )
         except OSError:
             if self._ctx_w is not None:
@@ -158,7 +162,7 @@ class BridgeConnection:
         (``kit``: its module hooks and pi's runtime, never the plugin's time) and moves on with the
         bridge's ``phase`` notes; any other request is one step named by its ``op``. A step out of
         time stops the connection (:class:`StepTimedOut`), as does anything that interrupts the wait
-        (node may be blocked on a host-call reply, so only a fresh process is safe after it).
+        (the bridge may be blocked on a host-call reply, so only a fresh process is safe after it).
         """
         self._ids += 1
         message["id"] = request_id = self._ids
