@@ -1,5 +1,6 @@
 """One bounded JSON-lines child process: start, send a line, read a line by a deadline, keep a
-stderr tail, close with its whole process tree. Used by the Node plugin bridge and by wire hosts.
+stderr tail, close with its whole process tree. Used by the plugin bridges (a JS/TS plugin's node,
+a Python plugin's python) and by wire hosts.
 
 A plugin under test is untrusted, so :class:`Sandbox` can confine the process tree on Linux:
 ``unshare`` gives it a user, network, mount and PID namespace of its own (no network at all, not
@@ -7,7 +8,8 @@ even the host's loopback; every mount read-only but its workspace; everything it
 it), all capabilities are dropped before the program runs, and its environment is scrubbed.
 Where the kernel refuses namespaces (or ``TOOLCONFORMANCE_NO_NAMESPACES=1``), the process runs
 in a process group of its own and only the bridge's in-process guard stands between the plugin
-and the network; :func:`confinement_summary` says which is in force, for the report header.
+and the network; :func:`confinement_summary` says which is in force, for the report header, and
+:func:`unconfined_in_ci` makes that an error in CI unless the run allows it.
 """
 
 from __future__ import annotations
@@ -42,6 +44,9 @@ NETWORK_GUARD_ONLY = "in-process guard only: child processes and native bindings
 
 _POSIX = os.name == "posix"
 _LINUX = sys.platform.startswith("linux")
+#: Python plugins run in a bridge process of their own where its host-call pipe works (POSIX); elsewhere
+#: they are imported into the kit's own process, behind its in-process guard only.
+PYTHON_PLUGINS_IN_PROCESS = not _POSIX
 _PR_SET_PDEATHSIG = 1
 _prctl = ctypes.CDLL(None, use_errno=True).prctl if _LINUX else None
 
@@ -159,8 +164,9 @@ class Confinement:
             "processes": self.processes,
             "environment": "scrubbed (PATH, a temporary HOME and TMPDIR, C.UTF-8 locale) plus "
             f"{PASS_ENV_ENV} / --toolconformance-pass-env",
-            "applies_to": "JS/TS plugins (a node process each); a Python plugin runs inside the kit's own "
-            "process, behind the in-process guard only",
+            "applies_to": "every plugin, in a process of its own (node for JS/TS, python for Python)"
+            if not PYTHON_PLUGINS_IN_PROCESS else "JS/TS plugins (a node process each); a Python plugin runs "
+            "inside the kit's own process here (no POSIX pipes), behind the in-process guard only",
             "namespaces": bool(self.namespaces),
             "reason": self.reason,
         }
@@ -214,14 +220,37 @@ def confinement_header() -> list[str]:
     """The report header lines that say how plugins are confined."""
     summary = confinement_summary()
     lines = [
-        f"toolconformance plugin sandbox (JS/TS plugins): network: {summary['network']}",
+        f"toolconformance plugin sandbox (each plugin in a process of its own): network: {summary['network']}",
         f"toolconformance plugin sandbox: filesystem: {summary['filesystem']}",
         f"toolconformance plugin sandbox: processes: {summary['processes']}",
-        "toolconformance plugin sandbox: Python plugins run in the kit's process: in-process guard only",
     ]
+    if PYTHON_PLUGINS_IN_PROCESS:
+        lines.append("toolconformance plugin sandbox: Python plugins run in the kit's process here (no POSIX "
+                     "pipes): in-process guard only")
     if summary["reason"]:
         lines.append(f"toolconformance plugin sandbox: no namespaces because {summary['reason']}")
     return lines
+
+
+def in_ci() -> bool:
+    """The run is a CI job's: ``CI`` is set to something other than empty, 0, false or no."""
+    return os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
+
+
+def unconfined_in_ci(allowed: bool) -> str | None:
+    """Why checking plugins here is an error (a CI job where plugins cannot be confined, and the run
+    did not allow it), or None when it is not."""
+    found = confinement()
+    if allowed or not in_ci() or (found.isolated and not PYTHON_PLUGINS_IN_PROCESS):
+        return None
+    why = found.reason or "Python plugins run in the kit's own process on this platform"
+    return (
+        f"the plugins under test cannot be confined here ({why}): their code could reach the network, "
+        "write outside its workspace and read this job's secrets. In CI (CI is set) that is an error. Run the "
+        "job where unprivileged user namespaces work (Linux; on Ubuntu 24.04 `sudo sysctl -w "
+        "kernel.apparmor_restrict_unprivileged_userns=0`; in Docker `--security-opt seccomp=unconfined`), or "
+        "pass --toolconformance-allow-unconfined to check them unconfined (docs/access-model.md)"
+    )
 
 
 # The running session's --toolconformance-pass-env (plugin.py sets it at configure time).
@@ -651,7 +680,10 @@ __all__ = [
     "Sandbox",
     "Tail",
     "confinement",
+    "PYTHON_PLUGINS_IN_PROCESS",
     "confinement_header",
+    "in_ci",
+    "unconfined_in_ci",
     "confinement_summary",
     "set_pass_env",
     "scrubbed_env",

@@ -81,6 +81,9 @@ OPTIONS: tuple[Option, ...] = (
     Option("--toolconformance-pass-env", "toolconformance_pass_env",
            "environment variable NAME a plugin's processes may see; they get a scrubbed environment otherwise "
            "(repeatable)", "linelist", "NAME"),
+    Option("--toolconformance-allow-unconfined", "toolconformance_allow_unconfined",
+           "check plugins even where the kit cannot confine them (no namespaces here: their code can reach the "
+           "network, the disk and the job's secrets); without it that is an error in CI (CI set)", "bool"),
 )
 _INI_TYPES = {"bool": "bool", "linelist": "linelist", "int": "int", "float": "float"}
 
@@ -101,6 +104,7 @@ class Settings:
     host_startup_timeout: float | None = None
     tool_budget: int | None = None
     pass_env: tuple[str, ...] = ()
+    allow_unconfined: bool = False
 
     @property
     def host_suites(self) -> bool:
@@ -223,6 +227,7 @@ def read_settings(config: pytest.Config) -> Settings:
         host_startup_timeout=number("toolconformance_host_startup_timeout", float, 0.1, None),
         tool_budget=number("toolconformance_tool_budget", int, 1, None),
         pass_env=tuple(values["toolconformance_pass_env"][0] or ()),
+        allow_unconfined=bool(values["toolconformance_allow_unconfined"][0]),
     )
 
 

@@ -71,6 +71,10 @@ def pytest_configure(config: pytest.Config) -> None:
     if settings.plugin_suites:
         from pytest_toolconformance.suites.plugin import configure as configure_plugin_suites
 
+        unconfined = _proc.unconfined_in_ci(settings.allow_unconfined)
+        if unconfined is not None:
+            raise pytest.UsageError(f"toolconformance: {unconfined}")
+
         bounds.configure(config)
 
         configure_plugin_suites(config, settings)

@@ -10,17 +10,15 @@ rules would see without it.
 from __future__ import annotations
 
 import json
-import sys
 import tempfile
 import textwrap
-import types
 from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis.errors import FlakyFailure
 
-from pytest_toolconformance import options, profile
+from pytest_toolconformance import _proc, options, profile
 from pytest_toolconformance.plugins.arguments import (
     breaking_call_arguments_for,
     call_arguments_for,
@@ -137,20 +135,17 @@ def test_without_share_draws_a_flaky_body_is_hypothesis_own_report() -> None:
 
 
 COUNTING_PLUGIN = textwrap.dedent('''
-    """Conforming, and keeps the arguments of every execute in a module the test reads."""
+    """Conforming, and appends the arguments of every execute to the file the test reads."""
     import json
-    import sys
-    import types
+    import os
 
     from reference_host import define_tool, text_result
     from reference_host.typebox import Type
 
-    LOG = sys.modules.setdefault("toolconformance_test_call_log", types.ModuleType("toolconformance_test_call_log"))
-    LOG.calls = []
-
 
     async def _execute(_call_id, params):
-        LOG.calls.append(json.dumps(params))
+        with open(os.environ["TOOLCONF_TEST_CALL_LOG"], "a") as log:
+            log.write(json.dumps(params) + "\\n")
         for name in params:
             if name not in ("value", "times"):
                 return text_result(f"unknown parameter {name}; expected value and times")
@@ -170,16 +165,18 @@ COUNTING_PLUGIN = textwrap.dedent('''
 ''')
 
 
-def test_a_plugin_is_called_once_per_distinct_call(pytester: pytest.Pytester) -> None:
+def test_a_plugin_is_called_once_per_distinct_call(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> None:
     plugin = pytester.path / "counting.py"
     plugin.write_text(COUNTING_PLUGIN)
-    log = sys.modules.setdefault("toolconformance_test_call_log", types.ModuleType("toolconformance_test_call_log"))
-    try:
-        result = pytester.runpytest_inprocess(f"--toolconformance-plugin={plugin}", "-p", "no:cacheprovider")
-        assert result.ret == 0, result.stdout.str()
-        calls: list[str] = log.calls
-    finally:
-        sys.modules.pop("toolconformance_test_call_log", None)
+    log = pytester.path / "calls.log"
+    # The log is the plugin's write outside its workspace: what is counted here is calls, not confinement.
+    monkeypatch.setenv(_proc.NO_NAMESPACES_ENV, "1")
+    monkeypatch.setenv("TOOLCONF_TEST_CALL_LOG", str(log))
+    monkeypatch.setenv(_proc.PASS_ENV_ENV, "TOOLCONF_TEST_CALL_LOG")
+    result = pytester.runpytest_inprocess(f"--toolconformance-plugin={plugin}", "-p", "no:cacheprovider",
+                                          "--toolconformance-allow-unconfined")
+    assert result.ret == 0, result.stdout.str()
+    calls = log.read_text().splitlines()
     # Five rules call each valid argument object through the host; each reaches the handler once.
     # The same object may also be handed to execute directly (via the handler), so twice at most.
     # The simplest arguments are also called in sessions of their own (SCOPE-4, GRANT-2): each

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
+from pytest_toolconformance import _proc
 from pytest_toolconformance.plugins.loaders.bridged import BridgedPlugin
 from pytest_toolconformance.plugins.loaders.node import (
     JS_SUFFIXES,
@@ -165,7 +166,7 @@ def _from_manifest(manifest_path: Path) -> tuple[Path, str, dict[str, Any]]:
 
 
 #: Python plugins run in a bridge process where the host-call pipe works (POSIX).
-PYTHON_BRIDGE_AVAILABLE = os.name == "posix"
+PYTHON_BRIDGE_AVAILABLE = not _proc.PYTHON_PLUGINS_IN_PROCESS
 
 
 def load_plugin(

@@ -1,8 +1,9 @@
 """The plugin attack table: a plugin under test reaches no network, writes nothing outside its
 workspace, sees no secret of the kit's and leaves no process behind, by any route we know of.
 
-Every route is a tool of ``tests/subjects/plugins/attacks/routes`` (``register`` does its damage in
-``register()``). Each runs against a TCP and a UDP listener on 127.0.0.1 and a folder outside the
+Every route is a tool of ``tests/subjects/plugins/attacks/routes`` (JS) or
+``tests/subjects/plugins/attacks/python_routes`` (Python); ``register`` does its damage in
+``register()``. Each runs against a TCP, a UDP and a unix-socket listener and a folder outside the
 workspace that this module creates; the plugin gets their addresses through
 ``TOOLCONFORMANCE_PASS_ENV``, the documented way to hand a plugin a variable. A route is confined
 when the listeners saw nothing, the folder stayed empty, no process carrying the run's token is
@@ -27,12 +28,14 @@ from typing import Any
 import pytest
 
 from pytest_toolconformance import _proc
-from pytest_toolconformance.plugins.loaders.node import NodePlugin, node_available
+from pytest_toolconformance.plugins.loaders import BridgedPlugin, NodePlugin, PythonPlugin
+from pytest_toolconformance.plugins.loaders.node import node_available
 from pytest_toolconformance.suites.plugin import PLUGIN_SUITES_DIR
 from tests.paths import PLUGINS
 
 ATTACKS = PLUGINS / "attacks"
 ROUTES_PLUGIN = ATTACKS / "routes" / "index.mjs"
+PYTHON_ROUTES_PLUGIN = ATTACKS / "python_routes" / "plugin.py"
 REGISTER_PLUGIN = ATTACKS / "register" / "index.mjs"
 SECRET_NAME = "TOOLCONF_TEST_CI_SECRET"
 
@@ -73,6 +76,25 @@ ROUTES: dict[str, str] = {
     "SetsidEnvlessChild": "process",
 }
 
+# The Python plugin's routes (every route issue 22 found open while Python plugins ran in the kit's process).
+PYTHON_ROUTES: dict[str, str] = {
+    "SocketConnect": "network",
+    "CtypesConnect": "network-child",
+    "UdpSend": "network-child",
+    "ChildPythonSocket": "network-child",
+    "ChildCurl": "network-child",
+    "UnixSocket": "socket",
+    "WriteOutside": "disk",
+    "WriteOutsideFromChild": "disk",
+    "WriteSystemTmp": "disk",
+    "ReadEnviron": "secret",
+    "ReadSshKey": "secret-file",
+    "ChildCatsAwsCredentials": "secret-file",
+    "SetsidChild": "process",
+    "NewSessionChild": "process",
+    "DoubleForkChild": "process",
+}
+
 pytestmark = [
     pytest.mark.skipif(not node_available(), reason="needs Node.js"),
     pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the attack table reads /proc"),
@@ -89,29 +111,32 @@ class Targets:
     home: Path  # the kit's user's home for this module, with keys holding ``secret`` planted in it
     tcp: socket.socket
     udp: socket.socket
+    unix: socket.socket
     tcp_seen: list[str] = field(default_factory=list)
     udp_seen: list[bytes] = field(default_factory=list)
     _lock: threading.Condition = field(default_factory=threading.Condition)
 
     @property
     def env(self) -> dict[str, str]:
-        names = ("ATTACK_PORT", "ATTACK_UDP_PORT", "ATTACK_OUTSIDE", "ATTACK_TOKEN", "ATTACK_PYTHON", "ATTACK_HOME")
+        names = ("ATTACK_PORT", "ATTACK_UDP_PORT", "ATTACK_OUTSIDE", "ATTACK_TOKEN", "ATTACK_PYTHON", "ATTACK_HOME",
+                 "ATTACK_UNIX")
         return {
             "HOME": str(self.home),
             "ATTACK_HOME": str(self.home),
             "ATTACK_PORT": str(self.tcp.getsockname()[1]),
             "ATTACK_UDP_PORT": str(self.udp.getsockname()[1]),
             "ATTACK_OUTSIDE": str(self.outside),
+            "ATTACK_UNIX": self.unix.getsockname(),
             "ATTACK_TOKEN": self.token,
             "ATTACK_PYTHON": sys.executable,
             _proc.PASS_ENV_ENV: ",".join(names),
             SECRET_NAME: self.secret,
         }
 
-    def _accept(self) -> None:
+    def _accept(self, listener: socket.socket) -> None:
         while True:
             try:
-                conn, _ = self.tcp.accept()
+                conn, _ = listener.accept()
             except OSError:
                 return
             with conn, self._lock:
@@ -134,16 +159,21 @@ class Targets:
                 self._lock.notify_all()
 
     def settled(self) -> tuple[list[str], list[bytes]]:
-        """What reached the listeners since the last call, strangers only: our own probe, sent
-        last, goes through the same queues, so once it is seen everything before it is counted."""
+        """What reached the listeners since the last call (the unix socket's with the TCP one's),
+        strangers only: our own probes, sent last, go through the same queues, so once they are seen
+        everything before them is counted."""
         probe = f"probe-{secrets.token_hex(4)}"
         with socket.create_connection(self.tcp.getsockname(), timeout=5) as conn:
             conn.sendall(probe.encode())
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as conn:
+            conn.connect(self.unix.getsockname())
+            conn.sendall(f"{probe}-unix".encode())
         udp = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
         udp.sendto(probe.encode(), self.udp.getsockname())
         udp.close()
         with self._lock:
-            self._lock.wait_for(lambda: probe in self.tcp_seen and probe.encode() in self.udp_seen, timeout=10)
+            self._lock.wait_for(lambda: probe in self.tcp_seen and f"{probe}-unix" in self.tcp_seen
+                                and probe.encode() in self.udp_seen, timeout=10)
             tcp = [seen for seen in self.tcp_seen if not seen.startswith("probe-")]
             datagrams = [seen for seen in self.udp_seen if not seen.startswith(b"probe-")]
             self.tcp_seen.clear()
@@ -182,12 +212,18 @@ def targets(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Targets]:
     tcp.listen(64)
     udp = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     udp.bind(("127.0.0.1", 0))
+    # A unix socket where a session bus or a container runtime keeps one: outside the workspace.
+    unix = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    unix.bind(str(tmp_path_factory.mktemp("run") / "attack.sock"))
+    unix.listen(16)
     home = tmp_path_factory.mktemp("home")
-    found = Targets(tmp_path_factory.mktemp("outside"), secrets.token_hex(8), secrets.token_hex(12), home, tcp, udp)
+    found = Targets(tmp_path_factory.mktemp("outside"), secrets.token_hex(8), secrets.token_hex(12), home, tcp, udp,
+                    unix)
     for place in (".ssh/id_ed25519", ".npmrc", ".aws/credentials"):
         (home / place).parent.mkdir(parents=True, exist_ok=True)
         (home / place).write_text(f"key {found.secret}\n")
-    threading.Thread(target=found._accept, daemon=True).start()
+    threading.Thread(target=found._accept, args=(tcp,), daemon=True).start()
+    threading.Thread(target=found._accept, args=(unix,), daemon=True).start()
     threading.Thread(target=found._receive, daemon=True).start()
     with pytest.MonkeyPatch.context() as patch:
         for name, value in found.env.items():
@@ -195,6 +231,7 @@ def targets(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Targets]:
         yield found
     tcp.close()
     udp.close()
+    unix.close()
 
 
 @pytest.fixture(scope="module")
@@ -206,7 +243,7 @@ def routes(targets: Targets) -> Iterator[NodePlugin]:
 
 def _confined_here(kind: str) -> None:
     found = _proc.confinement()
-    if kind in ("network-child", "disk", "secret-file") and not found.isolated:
+    if kind in ("network-child", "disk", "secret-file", "socket") and not found.isolated:
         pytest.skip(f"no namespaces here ({found.reason}): this route is open, as the report header says "
                     "and docs/access-model.md lists")
 
@@ -218,12 +255,24 @@ def test_the_table_is_the_plugin(routes: NodePlugin) -> None:
     assert len(ROUTES) >= 20
 
 
-@pytest.mark.parametrize("route", list(ROUTES))
-def test_route_is_confined(route: str, routes: NodePlugin, targets: Targets) -> None:
-    _confined_here(ROUTES[route])
+@pytest.fixture(scope="module")
+def python_routes(targets: Targets) -> Iterator[PythonPlugin]:
+    plugin = PythonPlugin(PYTHON_ROUTES_PLUGIN, timeout=20)
+    yield plugin
+    plugin.close()
+
+
+def test_the_python_table_is_the_plugin(python_routes: PythonPlugin) -> None:
+    assert python_routes.ping()["pid"] != os.getpid()  # the plugin's code runs in a process of its own
+    python_routes.call_raw("ReadEnviron", {})
+    assert [name for _, name in python_routes.tools] == list(PYTHON_ROUTES)
+
+
+def _attack(plugin: BridgedPlugin, route: str, kind: str, targets: Targets) -> None:
+    _confined_here(kind)
     targets.settled()
-    answer = routes.call_raw(route, {})
-    routes.close()  # ends everything the call started, detached or not
+    answer = plugin.call_raw(route, {})
+    plugin.close()  # ends everything the call started, detached or not
     said = json.dumps(answer)
     tcp, datagrams = targets.settled()
     assert (tcp, datagrams) == ([], []), f"{route} reached the listener; the plugin answered {said[:400]}"
@@ -234,8 +283,18 @@ def test_route_is_confined(route: str, routes: NodePlugin, targets: Targets) -> 
     details = (answer.get("result") or {}).get("details", {})
     outcome = details.get("outcome") or (answer.get("error") or {}).get("message")
     assert outcome, said[:400]
-    if ROUTES[route] == "network" and answer.get("network") is not None:
+    if kind == "network" and answer.get("network") is not None:
         assert answer["network"], f"the in-process guard did not record what {route} reached for"
+
+
+@pytest.mark.parametrize("route", list(ROUTES))
+def test_route_is_confined(route: str, routes: NodePlugin, targets: Targets) -> None:
+    _attack(routes, route, ROUTES[route], targets)
+
+
+@pytest.mark.parametrize("route", list(PYTHON_ROUTES))
+def test_python_route_is_confined(route: str, python_routes: PythonPlugin, targets: Targets) -> None:
+    _attack(python_routes, route, PYTHON_ROUTES[route], targets)
 
 
 def test_the_plugin_sees_only_a_scrubbed_environment(routes: NodePlugin, targets: Targets) -> None:
@@ -296,7 +355,7 @@ def test_a_kit_run_of_the_attack_plugins_finishes_confined(tmp_path: Path, targe
         pytest.skip(f"no namespaces here ({_proc.confinement().reason})")
     targets.settled()
     out, report = _run_kit(tmp_path, targets, "-k", "ERR-3 or REG-1")
-    assert "toolconformance plugin sandbox (JS/TS plugins): network: isolated" in out
+    assert "toolconformance plugin sandbox (each plugin in a process of its own): network: isolated" in out
     assert report["run"]["sandbox"]["network"] == "isolated"
     # What the plugin tried in its own process is in the findings.
     messages = " ".join(m for rule in report["rules"] for m in rule["messages"])
@@ -308,8 +367,9 @@ def test_a_kit_run_of_the_attack_plugins_finishes_confined(tmp_path: Path, targe
 
 
 def test_without_namespaces_the_header_and_report_say_so(tmp_path: Path, targets: Targets) -> None:
-    out, report = _run_kit(tmp_path, targets, "-k", "REG-1", env={_proc.NO_NAMESPACES_ENV: "1"})
-    assert f"toolconformance plugin sandbox (JS/TS plugins): network: {_proc.NETWORK_GUARD_ONLY}" in out
+    out, report = _run_kit(tmp_path, targets, "-k", "REG-1", "--toolconformance-allow-unconfined",
+                           env={_proc.NO_NAMESPACES_ENV: "1"})
+    assert f"(each plugin in a process of its own): network: {_proc.NETWORK_GUARD_ONLY}" in out
     assert "no namespaces because TOOLCONFORMANCE_NO_NAMESPACES is set" in out
     assert report["run"]["sandbox"]["network"] == _proc.NETWORK_GUARD_ONLY
     assert report["run"]["sandbox"]["filesystem"].startswith("not confined")

@@ -9,11 +9,13 @@ from pathlib import Path
 
 import pytest
 
+from pytest_toolconformance import _proc
 from tests.paths import PLUGINS
 
-#: A Python plugin (it runs in the pytest process) that logs each of its loads, and whether a test
-#: was running (pytest sets PYTEST_CURRENT_TEST for a test's setup, call and teardown, not during
-#: collection). Each copy has its own tool name.
+#: A Python plugin that logs each of its loads, and whether a test was running (pytest sets
+#: PYTEST_CURRENT_TEST for a test's setup, call and teardown, not during collection; the test lets it
+#: through to the plugin's process, and lets it write its log outside its workspace). Each copy has
+#: its own tool name.
 COUNTING = '''
 import os
 from reference_host import define_tool, text_result
@@ -51,11 +53,14 @@ def test_two_workers_load_each_plugin_once_for_collection_and_report_as_one(
     pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.delenv("PYTEST_CURRENT_TEST")  # this test's own, which the inner runs would inherit
+    # The log is the plugin's write outside its workspace: what is counted here is loads, not confinement.
+    monkeypatch.setenv(_proc.NO_NAMESPACES_ENV, "1")
+    monkeypatch.setenv(_proc.PASS_ENV_ENV, "PYTEST_CURRENT_TEST")
     log = pytester.path / "loads.log"
     names = _plugins(pytester.path, log, 4)
     broken = PLUGINS / "python" / "broken_err_3.py"
     args = [*(f"--toolconformance-plugin={n}" for n in names), f"--toolconformance-plugin={broken}",
-            "--toolconformance-max-examples=3", "-p", "no:cacheprovider"]
+            "--toolconformance-max-examples=3", "-p", "no:cacheprovider", "--toolconformance-allow-unconfined"]
 
     serial = pytester.runpytest_subprocess(*args, f"--toolconformance-report={pytester.path / 'serial.json'}")
     assert serial.ret == 1, serial.stdout.str()  # broken_err_3 has its finding
