@@ -72,9 +72,12 @@ def _dies_with(parent: int) -> Any:
 
 _UNSHARE_FLAGS = ("--net", "--mount", "--pid", "--fork", "--kill-child", "--mount-proc")
 
-# Runs as PID 1 of the new namespaces, before the real program: makes every mount read-only but
-# the writable paths, drops every capability (so nothing inside can undo that or leave the
-# namespaces) and execs argv. Kept to the standard library: it runs with `python -I -S`.
+# Runs as PID 1 of the new namespaces, before the real program: covers each masked folder with an
+# empty one and shows again only what the plugin needs inside it (copies of its mounts taken with
+# open_tree before the cover: a bind of the covered path would see the cover), covers the credential
+# places, makes every mount read-only but the writable
+# paths, drops every capability (so nothing inside can undo that or leave the namespaces) and
+# execs argv. Kept to the standard library: it runs with `python -I -S`.
 _INIT = r"""
 import ctypes, os, sys
 libc = ctypes.CDLL(None, use_errno=True)
@@ -84,21 +87,64 @@ def setattr_(path, on, off, flags):
     attr = Attr(on, off, 0, 0)
     if libc.syscall(442, -100, path.encode(), flags, ctypes.byref(attr), ctypes.sizeof(attr)) != 0:
         raise OSError(ctypes.get_errno(), "mount_setattr " + path)
+def mount(source, target, kind, flags, data, what):
+    if libc.mount(source.encode(), target.encode(), kind, flags, data) != 0:
+        raise OSError(ctypes.get_errno(), what + " " + target)
+def under(path, folder):
+    return path == folder or path.startswith(folder.rstrip("/") + "/")
 split = sys.argv.index("--")
-paths, argv = sys.argv[1:split], sys.argv[split + 1:]
-cut = paths.index("--hide") if "--hide" in paths else len(paths)
-writable, hidden = paths[:cut], paths[cut + 1:]
+lists = {"writable": [], "hide": [], "mask": [], "show": []}
+current = "writable"
+for arg in sys.argv[1:split]:
+    if arg in ("--hide", "--mask", "--show"):
+        current = arg[2:]
+    else:
+        lists[current].append(arg)
+argv = sys.argv[split + 1:]
+writable, hidden = lists["writable"], lists["hide"]
+# Found now: after the masks this interpreter's own library (execvp imports from it) may be out of sight.
+program = argv[0]
+if "/" not in program:
+    for folder in os.environ.get("PATH", "").split(":"):
+        if folder and os.access(os.path.join(folder, program), os.X_OK):
+            program = os.path.join(folder, program)
+            break
 try:
+    cwd = os.getcwd()
+    masks = lists["mask"]
+    kept = {}  # path -> (a detached copy of its mount tree, is a folder)
+    for path in lists["show"] + writable:
+        if path in kept or not any(under(path, folder) for folder in masks):
+            continue
+        tree = libc.syscall(428, -100, path.encode(), 1 | 0x8000 | 0o2000000)  # open_tree: CLONE, RECURSIVE
+        if tree >= 0:
+            kept[path] = (tree, os.path.isdir(path))
+    for folder in masks:
+        mount("tmpfs", folder, b"tmpfs", 6, b"size=64k,mode=755", "mask")  # NOSUID|NODEV
+        shown = []
+        for path in sorted(p for p in kept if under(p, folder)):
+            if any(under(path, done) for done in shown):
+                continue  # already seen through a folder shown above it
+            tree, is_folder = kept[path]
+            if is_folder:
+                os.makedirs(path, exist_ok=True)
+            else:
+                os.makedirs(os.path.dirname(path), exist_ok=True)
+                open(path, "a").close()
+            if libc.syscall(429, tree, b"", -100, path.encode(), 4) != 0:  # move_mount: F_EMPTY_PATH
+                raise OSError(ctypes.get_errno(), "show " + path)
+            shown.append(path)
+    for tree, _ in kept.values():
+        os.close(tree)
     for path in writable:
-        if libc.mount(path.encode(), path.encode(), None, 4096, None) != 0:  # MS_BIND
-            raise OSError(ctypes.get_errno(), "bind " + path)
+        mount(path, path, None, 4096, None, "bind")  # MS_BIND
     for path in hidden:  # an empty folder, or /dev/null, over each place credentials are kept
+        if not os.path.lexists(path):
+            continue  # under a masked folder: already out of sight
         if os.path.isdir(path):
-            done = libc.mount(b"tmpfs", path.encode(), b"tmpfs", 14, b"size=4k,mode=700")  # NOSUID|NODEV|NOEXEC
+            mount("tmpfs", path, b"tmpfs", 14, b"size=4k,mode=700", "hide")  # NOSUID|NODEV|NOEXEC
         else:
-            done = libc.mount(b"/dev/null", path.encode(), None, 4096, None)
-        if done != 0:
-            raise OSError(ctypes.get_errno(), "hide " + path)
+            mount("/dev/null", path, None, 4096, None, "hide")
     setattr_("/", 1, 0, 0x8000)  # MOUNT_ATTR_RDONLY, AT_RECURSIVE
     for path in writable:
         setattr_(path, 0, 1, 0)
@@ -109,7 +155,11 @@ try:
 except OSError as exc:
     sys.stderr.write("toolconformance sandbox: %s: %s\n" % (exc.filename or exc.args[-1], os.strerror(exc.errno or 0)))
     os._exit(125)
-os.execvp(argv[0], argv)
+try:
+    os.chdir(cwd)  # through the new mounts: the old folder may now be covered
+except OSError:
+    os.chdir("/")
+os.execv(program, argv)
 """
 
 
@@ -315,16 +365,58 @@ SECRET_PLACES = (
 )
 
 
-def secret_places(writable: Sequence[str] = ()) -> list[str]:
-    """The credential places that exist under the kit's user's home (``HOME`` and the password
-    database's), resolved; one that holds a ``writable`` path is left visible (the plugin's own)."""
+def _homes() -> list[str]:
+    """The kit's user's home folders: ``HOME`` and the password database's."""
     homes = [os.path.expanduser("~")]
     with contextlib.suppress(ImportError, KeyError):
         import pwd
 
         homes.append(pwd.getpwuid(os.getuid()).pw_dir)
+    return list(dict.fromkeys(h for h in homes if h and os.path.isabs(h)))
+
+
+#: Folders a plugin never sees: inside its mount namespace each is covered by an empty folder, and only
+#: what the plugin needs is shown again (its own folder and dependencies, its interpreter, the kit's
+#: bridge, its workspace). Homes hold keys and repositories, the temporary and runtime folders hold
+#: other processes' files and the unix sockets of session buses and container runtimes.
+MASKED_PLACES = ("/home", "/root", "/tmp", "/var/tmp", "/run", "/var/run", "/mnt", "/media", "/srv")
+
+
+def _under(path: str, folder: str) -> bool:
+    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
+
+
+def masked_places(extra: Sequence[str] = ()) -> list[str]:
+    """The folders covered in a plugin's mount namespace: the kit user's homes, the temporary and
+    runtime folders, :data:`MASKED_PLACES` and ``extra`` (a plugin's repository), outermost only."""
+    import tempfile
+
+    found = []
+    for place in (*_homes(), tempfile.gettempdir(), *MASKED_PLACES, *extra):
+        real = os.path.realpath(place)
+        if real != os.sep and os.path.isdir(real):
+            found.append(real)
+    outermost: list[str] = []
+    for place in sorted(set(found), key=len):
+        if not any(_under(place, kept) for kept in outermost):
+            outermost.append(place)
+    return outermost
+
+
+def program_prefix(program: str) -> str | None:
+    """The install folder of ``program`` (``/opt/node`` for ``/opt/node/bin/node``), which its
+    process must see to run."""
+    found = shutil.which(program) or program
+    if not os.path.isabs(found):
+        return None
+    return os.path.dirname(os.path.dirname(os.path.realpath(found)))
+
+
+def secret_places(writable: Sequence[str] = ()) -> list[str]:
+    """The credential places that exist under the kit's user's home (``HOME`` and the password
+    database's), resolved; one that holds a ``writable`` path is left visible (the plugin's own)."""
     found: list[str] = []
-    for home in dict.fromkeys(h for h in homes if h and os.path.isabs(h)):
+    for home in _homes():
         for place in SECRET_PLACES:
             path = os.path.join(home, place)
             if not os.path.lexists(path):
@@ -344,12 +436,18 @@ class Sandbox:
     home: str
     tmp: str
     env: Mapping[str, str] = field(default_factory=dict)
+    #: What the process must see inside the masked folders (:func:`masked_places`) besides its
+    #: writable paths and its program's install folder; ``masks`` are folders masked besides them.
+    visible: Sequence[str] = ()
+    masks: Sequence[str] = ()
 
     def wrap(self, argv: Sequence[str]) -> list[str]:
         found = confinement()
         if not found.isolated:
             return list(argv)
         paths = [os.path.realpath(p) for p in dict.fromkeys(self.writable)]
+        prefix = program_prefix(argv[0]) if argv else None
+        shown = [os.path.realpath(p) for p in (*self.visible, *([prefix] if prefix else [])) if os.path.exists(p)]
         return [
             shutil.which("unshare") or "unshare",
             *found.namespaces,
@@ -361,6 +459,10 @@ class Sandbox:
             *paths,
             "--hide",
             *secret_places(paths),
+            "--mask",
+            *masked_places(self.masks),
+            "--show",
+            *dict.fromkeys(shown),
             "--",
             *argv,
         ]
@@ -683,6 +785,8 @@ __all__ = [
     "PYTHON_PLUGINS_IN_PROCESS",
     "confinement_header",
     "in_ci",
+    "masked_places",
+    "program_prefix",
     "unconfined_in_ci",
     "confinement_summary",
     "set_pass_env",

@@ -39,6 +39,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+import pytest_toolconformance
+import reference_host
 from pytest_toolconformance.plugins.bounds import kit_setup_bound
 from pytest_toolconformance.plugins.loaders.bridge_connection import (
     BridgeClosed,
@@ -60,6 +62,25 @@ from reference_host import PluginLoadError, RegistrationError, define_tool, mark
 
 _POSIX = os.name == "posix"
 _ABSENT = object()
+#: The kit's own code a bridge runs (the bridges themselves, and the reference host a Python plugin imports).
+KIT_PACKAGES = tuple(str(Path(module.__file__).resolve().parent) for module in (pytest_toolconformance, reference_host))
+
+
+def plugin_folder(entry: Path) -> Path:
+    """The plugin's own folder: its npm package's (the nearest folder above the entry with a
+    ``package.json``, within its repository), else the entry's."""
+    stop = repository_of(entry)
+    for folder in entry.parents:
+        if (folder / "package.json").is_file():
+            return folder
+        if folder == stop:
+            break
+    return entry.parent
+
+
+def repository_of(entry: Path) -> Path | None:
+    """The repository the plugin sits in (the nearest folder above it with ``.git``), or None."""
+    return next((folder for folder in entry.parents if (folder / ".git").exists()), None)
 
 # JS registerTool option names -> the Python ctx.register_tool keywords.
 _OPTION_NAMES = {
@@ -155,6 +176,12 @@ class BridgedPlugin:
     def _argv(self) -> list[str]:
         """The bridge's program and arguments (raises :class:`PluginLoadError` when it is missing)."""
         raise NotImplementedError
+
+    def _visible(self) -> list[str]:
+        """What the plugin's process must see where its mount namespace covers folders (a home, /tmp,
+        the plugin's repository): the kit's bridge and the plugin's own folder; a language adds its
+        dependencies and interpreter."""
+        return [*KIT_PACKAGES, str(self.entry.parent)]
 
     def _bridge_env(self) -> dict[str, str]:
         """What the bridge's scrubbed environment needs besides the kit's plumbing."""
@@ -274,7 +301,8 @@ class BridgedPlugin:
         argv = self._argv()
         try:
             connection = BridgeConnection(argv, self.cwd, self.sync_host_calls, self.writable,
-                                          env=self._bridge_env(), name=self.process)
+                                          env=self._bridge_env(), name=self.process, visible=self._visible(),
+                                          masks=[str(p) for p in (repository_of(self.entry),) if p is not None])
         except OSError as exc:
             raise PluginLoadError(
                 f"{self.language} plugin {self.entry}: could not start {argv[0]!r} ({exc}); check its install",

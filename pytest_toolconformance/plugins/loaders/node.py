@@ -23,7 +23,7 @@ from pytest_toolconformance.plugins.loaders.bridge_errors import (
     PluginToolError,
     load_failure,
 )
-from pytest_toolconformance.plugins.loaders.bridged import BridgedPlugin
+from pytest_toolconformance.plugins.loaders.bridged import BridgedPlugin, plugin_folder
 from reference_host import PluginLoadError
 
 TS_SUFFIXES = frozenset({".ts", ".mts", ".cts"})
@@ -69,8 +69,35 @@ class NodePlugin(BridgedPlugin):
     def _version_hint(self) -> str:
         return " and is Node.js 20.6 or newer"
 
+    def _visible(self) -> list[str]:
+        # The package, and every node_modules Node's resolution walks up to (with what their links point at).
+        return [*super()._visible(), str(plugin_folder(self.entry)), *map(str, node_modules_of(self.entry))]
+
     def _load_error(self, error: Mapping[str, Any], tail: str | None) -> PluginLoadError:
         return load_failure(self.entry, self.module_format, find_node(self.node), self.timeout, error, tail)
+
+
+def node_modules_of(entry: Path) -> list[Path]:
+    """The ``node_modules`` folders Node resolves the entry's imports from (each one above it), and
+    where the packages linked into them really are (npm workspaces, ``npm link``, pnpm)."""
+    found: list[Path] = []
+    for folder in entry.parents:
+        modules = folder / "node_modules"
+        if not modules.is_dir():
+            continue
+        found.append(modules)
+        for item in _listing(modules):
+            for linked in (_listing(item) if item.name.startswith("@") else [item]):
+                if linked.is_symlink():
+                    found.append(linked.resolve())
+    return found
+
+
+def _listing(folder: Path) -> list[Path]:
+    try:
+        return list(folder.iterdir())
+    except OSError:
+        return []
 
 
 _BUILD_FOLDERS = frozenset({"src", "lib", "dist", "build", "out"})

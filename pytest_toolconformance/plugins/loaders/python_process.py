@@ -73,6 +73,11 @@ class PythonPlugin(BridgedPlugin):
     def _argv(self) -> list[str]:
         return [self.python, str(PY_BRIDGE)]
 
+    def _visible(self) -> list[str]:
+        # The interpreter's installs (a venv and the Python it is made from) and all it imports from.
+        return [*super()._visible(), sys.prefix, sys.base_prefix, sys.exec_prefix,
+                *bridge_python_path().split(os.pathsep)]
+
     def _bridge_env(self) -> dict[str, str]:
         # Read-only where namespaces work: no __pycache__ is written into the plugin's folder anywhere.
         return {"PYTHONPATH": bridge_python_path(), "PYTHONDONTWRITEBYTECODE": "1", "PYTHONUTF8": "1"}

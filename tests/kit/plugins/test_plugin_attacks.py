@@ -72,6 +72,9 @@ ROUTES: dict[str, str] = {
     "ReadSshKey": "secret-file",
     "ReadNpmrcToken": "secret-file",
     "ChildCatsAwsCredentials": "secret-file",
+    "ReadOutside": "secret-file",
+    "ChildCatsOutside": "secret-file",
+    "UnixSocket": "socket",
     "DetachedChild": "process",
     "SetsidEnvlessChild": "process",
 }
@@ -90,6 +93,8 @@ PYTHON_ROUTES: dict[str, str] = {
     "ReadEnviron": "secret",
     "ReadSshKey": "secret-file",
     "ChildCatsAwsCredentials": "secret-file",
+    "ReadOutside": "secret-file",
+    "ChildCatsOutside": "secret-file",
     "SetsidChild": "process",
     "NewSessionChild": "process",
     "DoubleForkChild": "process",
@@ -109,6 +114,7 @@ class Targets:
     token: str
     secret: str
     home: Path  # the kit's user's home for this module, with keys holding ``secret`` planted in it
+    elsewhere: Path  # a folder outside the workspace, no credential place, with a file holding ``secret``
     tcp: socket.socket
     udp: socket.socket
     unix: socket.socket
@@ -119,7 +125,7 @@ class Targets:
     @property
     def env(self) -> dict[str, str]:
         names = ("ATTACK_PORT", "ATTACK_UDP_PORT", "ATTACK_OUTSIDE", "ATTACK_TOKEN", "ATTACK_PYTHON", "ATTACK_HOME",
-                 "ATTACK_UNIX")
+                 "ATTACK_UNIX", "ATTACK_ELSEWHERE")
         return {
             "HOME": str(self.home),
             "ATTACK_HOME": str(self.home),
@@ -127,6 +133,7 @@ class Targets:
             "ATTACK_UDP_PORT": str(self.udp.getsockname()[1]),
             "ATTACK_OUTSIDE": str(self.outside),
             "ATTACK_UNIX": self.unix.getsockname(),
+            "ATTACK_ELSEWHERE": str(self.elsewhere),
             "ATTACK_TOKEN": self.token,
             "ATTACK_PYTHON": sys.executable,
             _proc.PASS_ENV_ENV: ",".join(names),
@@ -217,8 +224,10 @@ def targets(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Targets]:
     unix.bind(str(tmp_path_factory.mktemp("run") / "attack.sock"))
     unix.listen(16)
     home = tmp_path_factory.mktemp("home")
-    found = Targets(tmp_path_factory.mktemp("outside"), secrets.token_hex(8), secrets.token_hex(12), home, tcp, udp,
-                    unix)
+    elsewhere = tmp_path_factory.mktemp("elsewhere")
+    found = Targets(tmp_path_factory.mktemp("outside"), secrets.token_hex(8), secrets.token_hex(12), home, elsewhere,
+                    tcp, udp, unix)
+    (elsewhere / "notes.txt").write_text(f"notes {found.secret}\n")
     for place in (".ssh/id_ed25519", ".npmrc", ".aws/credentials"):
         (home / place).parent.mkdir(parents=True, exist_ok=True)
         (home / place).write_text(f"key {found.secret}\n")

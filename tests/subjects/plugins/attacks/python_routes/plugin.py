@@ -2,7 +2,7 @@
 workspace, to the kit's secrets or to outliving its plugin, and answers what happened, so a route
 that got through says so. Its targets come as ../routes/index.mjs's do (ATTACK_PORT, ATTACK_UDP_PORT,
 ATTACK_OUTSIDE, ATTACK_TOKEN, ATTACK_PYTHON, ATTACK_HOME), plus ATTACK_UNIX (a unix socket listener
-outside the workspace).
+outside the workspace) and ATTACK_ELSEWHERE (a folder outside the workspace with a file holding a secret).
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ TOKEN = E.get("ATTACK_TOKEN") or "no-token"
 PY = E.get("ATTACK_PYTHON") or "python3"
 HOME = E.get("ATTACK_HOME") or "/nonexistent"
 UNIX = E.get("ATTACK_UNIX") or "/nonexistent.sock"
+ELSEWHERE = E.get("ATTACK_ELSEWHERE") or "/nonexistent"
 CONNECT_SNIPPET = f"import socket; socket.create_connection(('127.0.0.1', {PORT}), 2); print('connected')"
 
 
@@ -131,6 +132,8 @@ ROUTES: dict[str, Callable[[], str]] = {
     "ReadEnviron": environ,
     "ReadSshKey": lambda: read(os.path.join(HOME, ".ssh", "id_ed25519")),
     "ChildCatsAwsCredentials": lambda: run(["cat", os.path.join(HOME, ".aws", "credentials")]),
+    "ReadOutside": lambda: read(os.path.join(ELSEWHERE, "notes.txt")),
+    "ChildCatsOutside": lambda: run(["cat", os.path.join(ELSEWHERE, "notes.txt")]),
     "SetsidChild": lambda: detached(["setsid"]),
     "NewSessionChild": lambda: detached([]),
     "DoubleForkChild": double_fork,

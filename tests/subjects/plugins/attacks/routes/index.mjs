@@ -3,7 +3,8 @@
 // route that got through says so. The test passes its targets through TOOLCONFORMANCE_PASS_ENV:
 // ATTACK_PORT (a TCP listener on 127.0.0.1), ATTACK_UDP_PORT, ATTACK_OUTSIDE (a folder outside the
 // workspace), ATTACK_TOKEN (marks every process started, so the test can look for leftovers),
-// ATTACK_PYTHON and ATTACK_HOME (the kit's user's home, where the test planted keys).
+// ATTACK_PYTHON, ATTACK_HOME (the kit's user's home, where the test planted keys), ATTACK_ELSEWHERE (a
+// folder outside the workspace with a file holding a secret) and ATTACK_UNIX (a unix socket listener).
 import childProcess from "node:child_process";
 import dgram from "node:dgram";
 import dns from "node:dns";
@@ -180,6 +181,15 @@ const ROUTES = {
   ReadSshKey: () => read(path.join(E.ATTACK_HOME ?? "/nonexistent", ".ssh", "id_ed25519")),
   ReadNpmrcToken: () => read(path.join(E.ATTACK_HOME ?? "/nonexistent", ".npmrc")),
   ChildCatsAwsCredentials: () => run("cat", [path.join(E.ATTACK_HOME ?? "/nonexistent", ".aws", "credentials")]),
+  // a file outside the workspace that is no credential place (ATTACK_ELSEWHERE), read here and by a child
+  ReadOutside: () => read(path.join(E.ATTACK_ELSEWHERE ?? "/nonexistent", "notes.txt")),
+  ChildCatsOutside: () => run("cat", [path.join(E.ATTACK_ELSEWHERE ?? "/nonexistent", "notes.txt")]),
+  // a unix socket outside the workspace, as a session bus or a container runtime keeps one (ATTACK_UNIX)
+  UnixSocket: () => settle((done) => {
+    const s = net.connect(E.ATTACK_UNIX ?? "/nonexistent.sock");
+    s.on("connect", () => { s.end(`unix ${TOKEN}`); done("connected"); });
+    s.on("error", (error) => done(failed(error)));
+  }),
   // processes that outlive the plugin
   DetachedChild: () => {
     const child = childProcess.spawn(NODE, ["-e", `setTimeout(() => {}, 120000) // ${TOKEN}`], { detached: true, stdio: "ignore" });
