@@ -282,6 +282,19 @@ def confinement_header() -> list[str]:
     return lines
 
 
+def plugin_confinement(in_process: bool) -> str:
+    """What confines one plugin here, in a sentence: ``in_process`` for a Python plugin imported into
+    the kit's own process."""
+    if in_process:
+        return "none but an in-process network guard: it runs in the kit's own process"
+    found = confinement()
+    if found.isolated:
+        return ("its own process in namespaces: no network, its folder, dependencies and workspace in sight "
+                "(written: its workspace only), a scrubbed environment, every process it starts ends with it")
+    return (f"its own process without namespaces ({found.reason}): a scrubbed environment and process-tree "
+            "tracking only")
+
+
 def in_ci() -> bool:
     """The run is a CI job's: ``CI`` is set to something other than empty, 0, false or no."""
     return os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
@@ -785,6 +798,7 @@ __all__ = [
     "PYTHON_PLUGINS_IN_PROCESS",
     "confinement_header",
     "in_ci",
+    "plugin_confinement",
     "masked_places",
     "program_prefix",
     "unconfined_in_ci",

@@ -27,7 +27,7 @@ from typing import Any
 
 import pytest
 
-from pytest_toolconformance import options
+from pytest_toolconformance import _proc, options
 from pytest_toolconformance.findings import exception_in
 from pytest_toolconformance.plugins import bounds, workers
 from pytest_toolconformance.plugins.bounds import RETRY_FACTOR, kit_setup_bound
@@ -165,7 +165,19 @@ class PluginUnderTest:
             return f"NOT LOADED: {self.error}"
         assert self.report is not None
         refused = f", {len(self.report.refused)} refused" if self.report.refused else ""
-        return f"{self.kind} plugin, {len(self.report.accepted)} tool(s) installed{refused}"
+        return (f"{self.kind} plugin, {len(self.report.accepted)} tool(s) installed{refused}; "
+                f"sandbox: {self.sandbox}")
+
+    @property
+    def sandbox(self) -> str:
+        """In a word or two, what confined this plugin (the header and report say it in full)."""
+        if self.loaded is not None and self.loaded.in_process:
+            return "none (in the kit's own process)"
+        return "namespaces" if _proc.confinement().isolated else "no namespaces (scrubbed environment only)"
+
+    @property
+    def confined(self) -> bool:
+        return self.loaded is not None and not self.loaded.in_process and _proc.confinement().isolated
 
     def close(self) -> None:
         plugin = self.loaded.plugin if self.loaded is not None else None

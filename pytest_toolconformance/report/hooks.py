@@ -260,8 +260,16 @@ class ReportingPlugin:
             "suites": self.settings.suites,
             "seed": self.settings.seed,
             "seed_sentence": self.settings.seed_sentence(),
-            **({"sandbox": confinement_summary()} if self.settings.plugin_suites else {}),
+            **({"sandbox": self._sandbox()} if self.settings.plugin_suites else {}),
         }
+
+    def _sandbox(self) -> dict[str, Any]:
+        """How plugins were confined here, and each plugin's confinement (by its spec)."""
+        from pytest_toolconformance.plugins.loaders import confinement_of
+
+        plugins = {spec: confinement_of(resolve_path(self.config, "toolconformance_plugin", spec))
+                   for spec in self.settings.plugins}
+        return {**confinement_summary(), "plugins": plugins}
 
     def _write(self, report: dict[str, Any], path: Path, *, summary: bool = True) -> None:
         write_json(report, path)

@@ -45,6 +45,11 @@ class PluginSuitesSummary:
             terminalreporter.write_sep("-", "toolconformance: plugins under test")
             for put in run._plugins:
                 write(f"{put.name} ({put.spec}): {put.describe()}", red=put.error is not None)
+            unconfined = [put.name for put in run._plugins if put.loaded is not None and not put.confined]
+            if unconfined:
+                write(f"toolconformance: {len(unconfined)} plugin(s) ran unconfined here ({', '.join(unconfined)}): "
+                      "their code could reach the network, the disk and this run's secrets; the header says why "
+                      "(docs/access-model.md)", red=True)
         if self.costs:
             budget = self.settings.tool_budget
             terminalreporter.write_sep("-", "toolconformance: advertised bytes per tool (COST-2)")

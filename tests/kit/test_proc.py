@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import sys
@@ -202,8 +203,48 @@ def test_a_sandbox_writes_only_its_workspace_and_gets_a_scrubbed_environment(
     sandbox = _proc.Sandbox([str(workspace)], home=str(workspace), tmp=str(workspace))
     process = python(started, code, sandbox=sandbox)
     line = process.read_line(soon()).decode()
-    assert line.strip() == f'["wrote", "Read-only file system", null, "yes", "{workspace}"]'
+    wrote, outside_write, secret, wanted, home = json.loads(line)
+    # Outside its workspace the folder is out of sight (a masked /tmp) or read-only: either way, not written.
+    assert (wrote, secret, wanted, home) == ("wrote", None, "yes", str(workspace))
+    assert outside_write in ("No such file or directory", "Read-only file system")
     assert not (outside / "out.txt").exists()
+
+
+def test_in_a_masked_folder_a_sandbox_sees_only_what_it_is_shown(
+    started: list[_proc.LineProcess], tmp_path: Path
+) -> None:
+    if not _proc.confinement().isolated:
+        pytest.skip(f"no namespaces here ({_proc.confinement().reason})")
+    workspace, shown, hidden = tmp_path / "ws", tmp_path / "plugin", tmp_path / "repository"
+    for folder in (workspace, shown, hidden):
+        folder.mkdir()
+    (shown / "module.txt").write_text("shown")
+    (hidden / "notes.txt").write_text("hidden")
+    code = (
+        "import os, json\n"
+        "def read(path):\n"
+        "    try:\n        return open(path).read()\n"
+        "    except OSError as e:\n        return e.strerror\n"
+        f"print(json.dumps([read({str(shown / 'module.txt')!r}), read({str(hidden / 'notes.txt')!r}),"
+        f" sorted(os.listdir({str(tmp_path)!r})), os.listdir('/run'), os.path.exists(os.path.expanduser('~root'))]),"
+        " flush=True)\n"
+    )
+    sandbox = _proc.Sandbox([str(workspace)], home=str(workspace), tmp=str(workspace), visible=[str(shown)])
+    process = python(started, code, sandbox=sandbox)
+    module, notes, listing, run, _ = json.loads(process.read_line(soon()).decode())
+    assert module == "shown" and notes == "No such file or directory"
+    assert listing == ["plugin", "ws"]  # the folder holds only what was shown and the workspace
+    assert run == []  # /run (sockets of session buses, container runtimes) is an empty folder
+
+
+def test_the_masked_places_are_the_outermost_existing_folders(tmp_path: Path) -> None:
+    inner = tmp_path / "repo" / "sub"
+    inner.mkdir(parents=True)
+    places = _proc.masked_places([str(tmp_path / "repo"), str(inner), str(tmp_path / "missing")])
+    assert os.path.realpath("/tmp") in places and os.path.realpath("/run") in places
+    # Folders inside another masked one are covered with it; a missing one is left out.
+    assert str(tmp_path / "repo") not in places and str(tmp_path / "missing") not in places
+    assert all(not (a != b and a.startswith(b.rstrip("/") + "/")) for a in places for b in places)
 
 
 def test_the_supervisor_lets_keyboard_interrupt_through(started: list[_proc.LineProcess]) -> None:

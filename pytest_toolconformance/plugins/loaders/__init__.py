@@ -169,22 +169,9 @@ def _from_manifest(manifest_path: Path) -> tuple[Path, str, dict[str, Any]]:
 PYTHON_BRIDGE_AVAILABLE = not _proc.PYTHON_PLUGINS_IN_PROCESS
 
 
-def load_plugin(
-    path: str | os.PathLike[str],
-    *,
-    timeout: float = 5.0,
-    workspace: str | os.PathLike[str] | None = None,
-    in_process: bool | None = None,
-) -> LoadedPlugin:
-    """Load a plugin from a folder (with ``plugin.json`` or a default entry), a manifest or an entry file.
-
-    The name is the manifest's ``name``, else the folder's name, else the entry's stem (the folder's
-    name for an ``index.*`` entry). Every plugin starts its bridge process on ``register``; ``timeout``
-    bounds each request to it, ``workspace`` is where it runs (pi's ``ctx.cwd`` outside a call).
-    ``in_process=True`` imports a Python entry into this process instead, now (the default only where
-    no bridge can run: :data:`PYTHON_BRIDGE_AVAILABLE`); its code is then confined by nothing but an
-    in-process network guard.
-    """
+def locate_plugin(path: str | os.PathLike[str]) -> tuple[Path, str, dict[str, Any] | None]:
+    """The entry file, name and manifest (or None) of the plugin at ``path`` (a folder, a manifest,
+    a ``package.json`` or an entry file), without loading it; a :class:`PluginLoadError` says why not."""
     given = Path(path)
     target = given.resolve()
     if not target.exists():
@@ -223,6 +210,35 @@ def load_plugin(
     else:
         # "index" says nothing about the plugin; its folder (or the package above src/) does.
         entry, name = target, entry_name(target)
+    return entry, name, manifest
+
+
+def confinement_of(path: str | os.PathLike[str]) -> str:
+    """What confines the plugin at ``path`` when the kit checks it here (for the report)."""
+    try:
+        entry, _, _ = locate_plugin(path)
+    except PluginLoadError:
+        return "not loaded"
+    return _proc.plugin_confinement(in_process=entry.suffix in PY_SUFFIXES and not PYTHON_BRIDGE_AVAILABLE)
+
+
+def load_plugin(
+    path: str | os.PathLike[str],
+    *,
+    timeout: float = 5.0,
+    workspace: str | os.PathLike[str] | None = None,
+    in_process: bool | None = None,
+) -> LoadedPlugin:
+    """Load a plugin from a folder (with ``plugin.json`` or a default entry), a manifest or an entry file.
+
+    The name is the manifest's ``name``, else the folder's name, else the entry's stem (the folder's
+    name for an ``index.*`` entry). Every plugin starts its bridge process on ``register``; ``timeout``
+    bounds each request to it, ``workspace`` is where it runs (pi's ``ctx.cwd`` outside a call).
+    ``in_process=True`` imports a Python entry into this process instead, now (the default only where
+    no bridge can run: :data:`PYTHON_BRIDGE_AVAILABLE`); its code is then confined by nothing but an
+    in-process network guard.
+    """
+    entry, name, manifest = locate_plugin(path)
     suffix = entry.suffix
     if suffix in PY_SUFFIXES:
         if in_process if in_process is not None else not PYTHON_BRIDGE_AVAILABLE:
@@ -242,6 +258,8 @@ def load_plugin(
 
 __all__ = [
     "BridgedPlugin",
+    "confinement_of",
+    "locate_plugin",
     "LoadedPlugin",
     "PYTHON_BRIDGE_AVAILABLE",
     "PythonPlugin",

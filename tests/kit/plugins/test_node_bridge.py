@@ -216,7 +216,8 @@ def test_pi_runtime_context_and_startup(plugins, tmp_path: Path) -> None:
     the session is empty, shutdown() is recorded; pi's helpers come from the stand-in."""
     workspace = tmp_path / "workspace"
     workspace.mkdir()
-    plugin = plugins("pi_runtime", cwd=str(workspace))
+    # A call's folder must be one the plugin's process can see: its cwd's, or one it may write.
+    plugin = plugins("pi_runtime", cwd=str(workspace), writable=[str(tmp_path)])
     ctx = registered(plugin)
     assert ctx.names() == ["context_probe"]
     call_dir = tmp_path / "call"
@@ -544,7 +545,7 @@ def test_net_http_and_dns_are_blocked(plugins) -> None:
 
 
 def test_cwd_is_applied_per_call(plugins, tmp_path: Path) -> None:
-    ctx = registered(plugins("async_register"))
+    ctx = registered(plugins("async_register", writable=[str(tmp_path)]))
     execute = ctx.tool("Cwd").execute
     assert text_of(execute("c1", {}, cwd=tmp_path)) == os.path.realpath(tmp_path)
     assert text_of(execute("c2", {})) == os.getcwd()  # back where node started

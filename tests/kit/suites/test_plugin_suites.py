@@ -294,7 +294,7 @@ def test_terminal_summary_lists_plugins_bytes_and_advisories(pytester: pytest.Py
     result.stdout.fnmatch_lines(
         [
             "*toolconformance: plugins under test*",
-            "advisory_grant_2 (*): node plugin, 1 tool(s) installed",
+            "advisory_grant_2 (*): node plugin, 1 tool(s) installed; sandbox: *",
             "hang_register (*): NOT LOADED: *did not finish within*",
             "*toolconformance: advertised bytes per tool (COST-2)*",
             "plugin *tool *bytes",
