@@ -196,9 +196,9 @@ class Confinement:
     @property
     def filesystem(self) -> str:
         if self.isolated:
-            return ("read-only outside the plugin's workspace (mount namespace); credential places under your "
-                    "home hidden (~/.ssh, ~/.aws, ~/.npmrc and the like: docs/access-model.md lists them); "
-                    "other files readable")
+            return ("homes, /tmp, /run and the plugin's repository out of sight but for its own folder, its "
+                    "dependencies, its interpreter and its workspace (mount namespace); read-only outside its "
+                    "workspace; credential places hidden (docs/access-model.md lists them); system folders readable")
         return "not confined: the plugin can read and write wherever the kit's user can"
 
     @property

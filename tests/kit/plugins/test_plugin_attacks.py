@@ -98,6 +98,7 @@ PYTHON_ROUTES: dict[str, str] = {
     "SetsidChild": "process",
     "NewSessionChild": "process",
     "DoubleForkChild": "process",
+    "SetsidEnvlessChild": "process",
 }
 
 pytestmark = [
@@ -405,3 +406,47 @@ def test_without_namespaces_a_child_process_reaches_the_network(
     assert len(tcp) == 1
     assert guarded["network"] == ["net"]  # the in-process guard still refuses its own process
     assert targets.leftovers() == []
+
+
+def _open_routes(plugin: BridgedPlugin, table: dict[str, str], targets: Targets) -> list[str]:
+    """The routes of ``table`` that got through: reached a listener, wrote outside, left a process
+    behind or read the secret."""
+    got_through = []
+    for route in table:
+        targets.settled()
+        try:
+            said = json.dumps(plugin.call_raw(route, {}))
+        finally:
+            plugin.close()
+        tcp, datagrams = targets.settled()
+        written, left = targets.written_outside(), targets.leftovers()
+        for path in sorted(written, reverse=True):  # what a route made, inner first, so the next starts clean
+            (os.rmdir if os.path.isdir(path) and not os.path.islink(path) else os.unlink)(path)
+        if tcp or datagrams or written or left or targets.secret in said:
+            got_through.append(route)
+    return got_through
+
+
+#: What stays open where namespaces are forced off (docs/access-model.md § 13 lists the same):
+#: the guard holds the plugin's own network calls; reads, writes, sockets and children do as they like.
+OPEN_WITHOUT_NAMESPACES = {
+    "js": ["ExecSyncCurl", "ShellCurl", "SpawnNodeSocket", "ChildFetchUndici", "ChildWebSocket", "PythonSocket",
+           "ShPythonSocket", "BashDevTcp", "WorkerSocket", "TcpWrapBinding", "VmEscapeTcpWrap", "WriteOutside",
+           "WriteOutsideFromChild", "WriteOutsideFromWorker", "WriteThroughProcSelfFd", "WriteThroughSymlink",
+           "RenameIntoOutside", "MkdirOutside", "WriteSystemTmp", "ReadSshKey", "ReadNpmrcToken",
+           "ChildCatsAwsCredentials", "ReadOutside", "ChildCatsOutside", "SetsidEnvlessChild"],
+    "python": ["CtypesConnect", "UdpSend", "ChildPythonSocket", "ChildCurl", "UnixSocket", "WriteOutside",
+               "WriteOutsideFromChild", "WriteSystemTmp", "ReadSshKey", "ChildCatsAwsCredentials", "ReadOutside",
+               "ChildCatsOutside", "SetsidEnvlessChild"],
+}
+
+
+def test_without_namespaces_the_open_routes_are_the_listed_ones(
+    targets: Targets, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(_proc.NO_NAMESPACES_ENV, "1")
+    found = {
+        "js": _open_routes(NodePlugin(ROUTES_PLUGIN, timeout=20), ROUTES, targets),
+        "python": _open_routes(PythonPlugin(PYTHON_ROUTES_PLUGIN, timeout=20), PYTHON_ROUTES, targets),
+    }
+    assert found == OPEN_WITHOUT_NAMESPACES, json.dumps(found)

@@ -106,10 +106,10 @@ def environ() -> str:
     return json.dumps(dict(os.environ))[:8000]
 
 
-def detached(argv_prefix: list[str]) -> str:
+def detached(argv_prefix: list[str], env: dict[str, str] | None = None) -> str:
     child = subprocess.Popen([*argv_prefix, PY, "-c", f"import time; time.sleep(120)  # {TOKEN}"],
                              stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                             start_new_session=True)
+                             start_new_session=True, env=env)
     return f"spawned {child.pid}"
 
 
@@ -137,6 +137,7 @@ ROUTES: dict[str, Callable[[], str]] = {
     "SetsidChild": lambda: detached(["setsid"]),
     "NewSessionChild": lambda: detached([]),
     "DoubleForkChild": double_fork,
+    "SetsidEnvlessChild": lambda: detached(["/usr/bin/setsid"], env={}),
 }
 
 
