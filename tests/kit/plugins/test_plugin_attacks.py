@@ -342,6 +342,8 @@ def _run_kit(
         "--toolconformance",
         f"--toolconformance-plugin={ROUTES_PLUGIN.parent}",
         f"--toolconformance-plugin={REGISTER_PLUGIN.parent}",
+        f"--toolconformance-plugin={PYTHON_ROUTES_PLUGIN}",
+        f"--junitxml={tmp_path / 'junit.xml'}",
         f"--toolconformance-report={report}",
         "--toolconformance-max-examples=2",
         "--toolconformance-pass-env=ATTACK_OUTSIDE",
@@ -370,10 +372,18 @@ def test_a_kit_run_of_the_attack_plugins_finishes_confined(tmp_path: Path, targe
     # What the plugin tried in its own process is in the findings.
     messages = " ".join(m for rule in report["rules"] for m in rule["messages"])
     assert "it reached for net" in messages and "it reached for fetch" in messages
+    assert "it reached for connect:('127.0.0.1'" in messages  # the Python plugin's socket, refused in its process
+    assert set(report["run"]["sandbox"]["plugins"]) == {str(ROUTES_PLUGIN.parent), str(REGISTER_PLUGIN.parent),
+                                                        str(PYTHON_ROUTES_PLUGIN)}
     tcp, datagrams = targets.settled()
     assert (tcp, datagrams) == ([], [])
     assert targets.written_outside() == []
     assert targets.leftovers() == []
+    # No secret's content, no environment token of the job, in the terminal or in any file the kit wrote.
+    written = {path.name: path.read_text(errors="replace") for path in tmp_path.iterdir() if path.is_file()}
+    assert {"report.json", "report.md", "report.html", "junit.xml"} <= set(written)
+    for where, text in {"terminal": out, **written}.items():
+        assert targets.secret not in text, f"the secret is in {where}"
 
 
 def test_without_namespaces_the_header_and_report_say_so(tmp_path: Path, targets: Targets) -> None:
