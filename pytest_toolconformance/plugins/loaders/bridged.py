@@ -82,6 +82,7 @@ def repository_of(entry: Path) -> Path | None:
     """The repository the plugin sits in (the nearest folder above it with ``.git``), or None."""
     return next((folder for folder in entry.parents if (folder / ".git").exists()), None)
 
+
 # JS registerTool option names -> the Python ctx.register_tool keywords.
 _OPTION_NAMES = {
     "external": "external",
@@ -98,7 +99,7 @@ _READ_METHODS = {
 
 
 class _ExecuteProxy:
-    """The ``execute`` of a JS tool on the Python side: sends the call to the node process.
+    """The ``execute`` of a bridged plugin's tool on the host's side: sends the call to its process.
 
     A host that wants the handler to run in a directory passes ``cwd=...`` or sets the
     ``cwd`` attribute; the bridge ``chdir``s there for the call and back afterwards.

@@ -4,6 +4,7 @@
 //
 // LINE PROTOCOL
 // -------------
+// (py/bridge.py speaks the same protocol for Python plugins, with kind:"python" loads.)
 // Every message is one JSON object on one line (UTF-8, "\n"-terminated).
 //
 //   Python -> node, on stdin: requests, each with a numeric "id"; one at a time (the Python side
