@@ -416,13 +416,16 @@ def masked_places(extra: Sequence[str] = ()) -> list[str]:
     return outermost
 
 
-def program_prefix(program: str) -> str | None:
-    """The install folder of ``program`` (``/opt/node`` for ``/opt/node/bin/node``), which its
-    process must see to run."""
+def program_prefixes(program: str) -> list[str]:
+    """The install folders of ``program`` (``/opt/node`` for ``/opt/node/bin/node``), which its
+    process must see to run: the one its path names (a venv's, for a venv's ``python``) and the one
+    it links to (the Python the venv was made from)."""
     found = shutil.which(program) or program
     if not os.path.isabs(found):
-        return None
-    return os.path.dirname(os.path.dirname(os.path.realpath(found)))
+        return []
+    named = os.path.dirname(os.path.dirname(os.path.abspath(found)))
+    real = os.path.dirname(os.path.dirname(os.path.realpath(found)))
+    return list(dict.fromkeys([named, real]))
 
 
 def secret_places(writable: Sequence[str] = ()) -> list[str]:
@@ -459,8 +462,8 @@ class Sandbox:
         if not found.isolated:
             return list(argv)
         paths = [os.path.realpath(p) for p in dict.fromkeys(self.writable)]
-        prefix = program_prefix(argv[0]) if argv else None
-        shown = [os.path.realpath(p) for p in (*self.visible, *([prefix] if prefix else [])) if os.path.exists(p)]
+        prefixes = program_prefixes(argv[0]) if argv else []
+        shown = [os.path.realpath(p) for p in (*self.visible, *prefixes) if os.path.exists(p)]
         return [
             shutil.which("unshare") or "unshare",
             *found.namespaces,
@@ -800,7 +803,7 @@ __all__ = [
     "in_ci",
     "plugin_confinement",
     "masked_places",
-    "program_prefix",
+    "program_prefixes",
     "unconfined_in_ci",
     "confinement_summary",
     "set_pass_env",
