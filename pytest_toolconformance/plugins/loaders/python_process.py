@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from pytest_toolconformance.plugins.loaders.bridge_errors import tail_note
-from pytest_toolconformance.plugins.loaders.bridged import BridgedPlugin
+from pytest_toolconformance.plugins.loaders.bridged import BridgedPlugin, repository_of
 from reference_host import PluginLoadError
 
 PY_BRIDGE = Path(__file__).resolve().parent / "py" / "bridge.py"
@@ -74,9 +74,13 @@ class PythonPlugin(BridgedPlugin):
         return [self.python, str(PY_BRIDGE)]
 
     def _visible(self) -> list[str]:
-        # The interpreter's installs (a venv and the Python it is made from) and all it imports from.
-        return [*super()._visible(), sys.prefix, sys.base_prefix, sys.exec_prefix,
-                *bridge_python_path().split(os.pathsep)]
+        # The interpreter's installs (a venv and the Python it is made from) and the folders it imports
+        # from, but never a folder that would show the plugin's whole repository (pytest puts its rootdir
+        # on sys.path): there the plugin's folder and the kit's packages are what it sees.
+        repository = repository_of(self.entry)
+        imports = [path for path in bridge_python_path().split(os.pathsep)
+                   if repository is None or not repository.is_relative_to(Path(path).resolve())]
+        return [*super()._visible(), sys.prefix, sys.base_prefix, sys.exec_prefix, *imports]
 
     def _bridge_env(self) -> dict[str, str]:
         # Read-only where namespaces work: no __pycache__ is written into the plugin's folder anywhere.

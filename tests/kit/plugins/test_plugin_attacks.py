@@ -460,3 +460,57 @@ def test_without_namespaces_the_open_routes_are_the_listed_ones(
         "python": _open_routes(PythonPlugin(PYTHON_ROUTES_PLUGIN, timeout=20), PYTHON_ROUTES, targets),
     }
     assert found == OPEN_WITHOUT_NAMESPACES, json.dumps(found)
+
+
+READER = '''
+from pathlib import Path
+from helper import SIBLING
+from reference_host import define_tool, text_result
+
+HERE = Path(__file__).resolve().parent
+
+
+def read(_call_id, _params):
+    try:
+        return text_result((HERE.parent.parent / "notes.txt").read_text())
+    except OSError as error:
+        return text_result(f"failed: {error.strerror}")
+
+
+def imports(_call_id, _params):
+    try:
+        import mylib  # noqa: F401 - a module at the repository's root
+        return text_result("imported")
+    except ImportError as error:
+        return text_result(f"failed: {error}")
+
+
+def register(ctx):
+    for name, execute in (("ReadRepository", read), ("ImportFromRepository", imports)):
+        ctx.register_tool(define_tool(name=name, label=name, description=SIBLING, parameters={"type": "object"},
+                                      execute=execute))
+'''
+
+
+def test_a_python_plugin_sees_its_folder_not_the_repository_on_sys_path(
+    tmp_path: Path, targets: Targets, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """pytest puts its rootdir on sys.path; the plugin's process still sees only its own folder there."""
+    _confined_here("secret-file")
+    repository = tmp_path / "repository"
+    (repository / ".git").mkdir(parents=True)
+    (repository / "notes.txt").write_text(f"notes {targets.secret}\n")
+    (repository / "mylib.py").write_text("VALUE = 1\n")
+    folder = repository / "plugins" / "reader"
+    folder.mkdir(parents=True)
+    (folder / "helper.py").write_text("SIBLING = 'Reads what it can.'\n")
+    (folder / "plugin.py").write_text(READER)
+    monkeypatch.syspath_prepend(str(repository))
+    plugin = PythonPlugin(folder / "plugin.py", timeout=20)
+    try:
+        read = plugin.call_raw("ReadRepository", {})["result"]["content"][0]["text"]
+        imported = plugin.call_raw("ImportFromRepository", {})["result"]["content"][0]["text"]
+    finally:
+        plugin.close()
+    assert targets.secret not in read and read == "failed: No such file or directory"
+    assert imported == "failed: No module named 'mylib'"
