@@ -82,7 +82,7 @@ def _parent(params: Any, tokens: list[str]) -> Any:
     return node
 
 
-def _set(params: dict[str, Any], key: str, value: Any) -> None:
+def set_at(params: Any, key: str, value: Any) -> None:
     """Set in place, so that a nested mutation changes the very objects the handler was given
     (NAME-7 checks that none of it reaches the journal). ``/a/-`` appends to the array ``a``."""
     tokens = _pointer(key)
@@ -98,7 +98,8 @@ def _set(params: dict[str, Any], key: str, value: Any) -> None:
         node[int(last)] = value
 
 
-def _delete(params: dict[str, Any], key: str) -> None:
+def delete_at(params: Any, key: str) -> None:
+    """Delete in place: a top-level name, or what a JSON Pointer addresses (nothing where it does not exist)."""
     tokens = _pointer(key)
     if tokens is None:
         params.pop(key, None)
@@ -124,9 +125,9 @@ async def run_steps(steps: list[Mapping[str, Any]], params: dict[str, Any] | Non
             return text_result(json.dumps(params, sort_keys=True, ensure_ascii=False), details)
         elif op == "mutate" and params is not None:
             for key in step.get("delete") or []:
-                _delete(params, key)
+                delete_at(params, key)
             for key, value in (step.get("set") or {}).items():
-                _set(params, key, value)
+                set_at(params, key, value)
         elif op == "throw":
             raise ScriptedError(str(step.get("message", "scripted failure")))
         elif op == "throw_transport":
