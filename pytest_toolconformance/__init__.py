@@ -4,7 +4,8 @@ The one face of the kit: every name the docs use is importable from here.
 
 - Host implementers (docs/host-implementers.md): :class:`UnsupportedHost`, the base of an adapter
   that overrides only what its host supports; :func:`reference_adapter`, a fresh adapter over the
-  reference host; :data:`attack_params`, the sandbox attack table as pytest params
+  reference host; :mod:`pytest_toolconformance.steps`, the scripted-plugin step interpreter a Python
+  host builds the kit's test plugins with; :data:`attack_params`, the sandbox attack table as pytest params
   (docs/access-model.md); :data:`EXTERNAL_DESCRIPTION_CAP`, :data:`EXTERNAL_DEFINITION_CAP` and
   :func:`json_bytes`, the external caps and how a definition's bytes are counted (CAP-1, CAP-2).
 - Plugin authors (docs/plugin-authors.md): :func:`load_plugin`, a plugin as the kit loads it;
@@ -48,6 +49,7 @@ _LAZY = {
     "load_plugin": ("pytest_toolconformance.plugins.loaders", "load_plugin"),
     "strategies": ("pytest_toolconformance.strategies", None),
     "sdk": ("pytest_toolconformance.sdk", None),
+    "steps": ("pytest_toolconformance.steps", None),
     "json_bytes": ("reference_host", "json_bytes"),
     "EXTERNAL_DESCRIPTION_CAP": ("reference_host", "EXTERNAL_DESCRIPTION_CAP"),
     "EXTERNAL_DEFINITION_CAP": ("reference_host", "EXTERNAL_DEFINITION_CAP"),
@@ -77,5 +79,6 @@ __all__ = [
     "load_plugin",
     "reference_adapter",
     "sdk",
+    "steps",
     "strategies",
 ]

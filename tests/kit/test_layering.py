@@ -22,7 +22,8 @@ from tests.kit.test_import_cycles import PACKAGES, REPO, import_graph, modules_u
 
 GRAPH = import_graph(modules_under(REPO, PACKAGES))
 #: The modules a user imports by name; everything else of the kit is reached through the face.
-PUBLIC = {"pytest_toolconformance", "pytest_toolconformance.sdk", "pytest_toolconformance.strategies"}
+PUBLIC = {"pytest_toolconformance", "pytest_toolconformance.sdk", "pytest_toolconformance.steps",
+          "pytest_toolconformance.strategies"}
 
 
 def _imports_of(prefix: str) -> dict[str, set[str]]:

@@ -9,7 +9,8 @@ from typing import Any
 
 import pytest
 
-from pytest_toolconformance.host import scripted, steps
+from pytest_toolconformance import steps
+from pytest_toolconformance.host import scripted
 from reference_host import define_tool, is_transport_failure, mark_transport_failure
 from reference_host.facade import JsonHost
 from tests.kit.host.test_js_host_kit import _COMPARED, CASES

@@ -13,7 +13,7 @@ tag) comes from the plugin's own context where the host's plugin API offers it (
 
 ::
 
-    from pytest_toolconformance.host.steps import install_scripted_host, register_scripted, take_call_record
+    from pytest_toolconformance.steps import install_scripted_host, register_scripted, take_call_record
 
     install_scripted_host(policy=lambda account, changes, env: my_host.set_policy(account, changes))
 
