@@ -1,4 +1,4 @@
-"""The step interpreter for Python hosts (pytest_toolconformance/host/steps.py): a plugin a Python
+"""The step interpreter for Python hosts (pytest_toolconformance/steps.py): a plugin a Python
 host builds with it behaves as the reference host's own interpreter of the same scripted plugin."""
 
 from __future__ import annotations
