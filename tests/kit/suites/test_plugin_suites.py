@@ -78,9 +78,10 @@ def run_suites(pytester: pytest.Pytester, *plugins: Path, extra: tuple[str, ...]
     started = time.monotonic()
     reprec = pytester.inline_run(*args)
     run = Run(seconds=time.monotonic() - started)
-    configured = reprec.getcalls("pytest_configure")
-    if configured:
-        run.factor = bounds.of(configured[0].config).factor
+    # The run's own config (the recorder is attached after pytest_configure, so it records none of it).
+    finished = reprec.getcalls("pytest_sessionfinish")
+    if finished:
+        run.factor = bounds.of(finished[0].session.config).factor
     seen: dict[str, Outcome] = {}
     for report in reprec.getreports("pytest_runtest_logreport"):
         if report.when != "call" and not (report.failed or report.skipped):
