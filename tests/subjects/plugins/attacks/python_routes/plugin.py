@@ -13,6 +13,7 @@ import os
 import socket
 import struct
 import subprocess
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -106,10 +107,26 @@ def environ() -> str:
     return json.dumps(dict(os.environ))[:8000]
 
 
+def _sleeper_running() -> bool:
+    for entry in os.listdir("/proc"):
+        if entry.isdigit() and int(entry) != os.getpid():
+            try:
+                cmdline = Path(f"/proc/{entry}/cmdline").read_bytes()
+            except OSError:
+                continue
+            if TOKEN.encode() in cmdline and b"time.sleep" in cmdline:
+                return True
+    return False
+
+
 def detached(argv_prefix: list[str], env: dict[str, str] | None = None) -> str:
     child = subprocess.Popen([*argv_prefix, PY, "-c", f"import time; time.sleep(120)  # {TOKEN}"],
                              stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                              start_new_session=True, env=env)
+    # Answer once the sleeper runs (setsid forks it away): a route that escapes does so every time.
+    deadline = time.monotonic() + 5
+    while not _sleeper_running() and time.monotonic() < deadline:
+        time.sleep(0.05)
     return f"spawned {child.pid}"
 
 

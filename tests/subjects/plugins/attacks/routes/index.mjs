@@ -196,10 +196,21 @@ const ROUTES = {
     child.unref();
     return `spawned ${child.pid}`;
   },
-  SetsidEnvlessChild: () => {
+  SetsidEnvlessChild: async () => {
     const child = childProcess.spawn("setsid", [NODE, "-e", `setTimeout(() => {}, 120000) // ${TOKEN}`],
       { detached: true, stdio: "ignore", env: {} });
     child.unref();
+    // Answer once the sleeper runs (setsid forks it away): a route that escapes does so every time.
+    const running = () => fs.readdirSync("/proc").some((entry) => {
+      if (!/^\d+$/.test(entry) || Number(entry) === process.pid) return false;
+      try {
+        const cmdline = fs.readFileSync(`/proc/${entry}/cmdline`, "latin1");
+        return cmdline.includes(TOKEN) && cmdline.includes("setTimeout");
+      } catch {
+        return false;
+      }
+    });
+    for (let waited = 0; !running() && waited < 5000; waited += 50) await new Promise((r) => setTimeout(r, 50));
     return `spawned ${child.pid}`;
   },
 };
