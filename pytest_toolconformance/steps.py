@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from reference_host import delete_at, set_at, text_result
+from reference_host import transport_probe as reference_probe
 
 
 class ScriptedError(Exception):
@@ -96,25 +97,7 @@ def transport_probe(transport: Transport | None) -> dict[str, bool]:
     if transport is None:
         return dict.fromkeys(("returnsSameError", "taggedIsTransport", "plainIsTransport", "noneIsTransport",
                               "stringIsTransport", "objectIsTransport", "survivesRethrow"), False)
-    tagged = ScriptedError("probe")
-    returned = transport.mark(tagged)
-    survived = False
-    try:
-        try:
-            raise tagged
-        except ScriptedError:
-            raise
-    except ScriptedError as again:
-        survived = transport.is_tagged(again)
-    return {
-        "returnsSameError": returned is tagged,
-        "taggedIsTransport": transport.is_tagged(tagged),
-        "plainIsTransport": transport.is_tagged(ScriptedError("plain")),
-        "noneIsTransport": transport.is_tagged(None),
-        "stringIsTransport": transport.is_tagged("transport"),
-        "objectIsTransport": transport.is_tagged({"transport": True}),
-        "survivesRethrow": survived,
-    }
+    return reference_probe(transport.mark, transport.is_tagged)
 
 
 _READS = {"identity": "current_identity", "access": "current_access", "account": "current_account_user_id"}

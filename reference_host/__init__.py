@@ -7,7 +7,7 @@ from .facade import CAPABILITIES, VERSION, JsonHost
 from .host import Host
 from .registry import InstallFinding, InstallReport, Refusal, Registration
 from .schemas import EXTERNAL_DEFINITION_CAP, EXTERNAL_DESCRIPTION_CAP, flat_object_problem, json_bytes
-from .scripted import ScriptedPlugin, delete_at, set_at
+from .scripted import ScriptedPlugin, delete_at, set_at, transport_probe
 from .tools import Tool, define_tool, image_result, result_problems, text_result
 from .transport import is_transport_failure, mark_transport_failure
 from .typebox import Type
@@ -35,6 +35,7 @@ __all__ = [
     "ScriptedPlugin",
     "delete_at",
     "set_at",
+    "transport_probe",
     "Type",
     "HostError",
     "ManifestError",

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from .context import active_call
@@ -39,10 +39,13 @@ def _observe(kind: str, value: Any) -> None:
         call.session.observations.append({"op": kind, "value": value})
 
 
-def transport_probe() -> dict[str, bool]:
-    """ERR-5 facts about this host's markTransportFailure / isTransportFailure."""
+def transport_probe(
+    mark: Callable[[BaseException], Any] = mark_transport_failure,
+    is_tagged: Callable[[Any], bool] = is_transport_failure,
+) -> dict[str, bool]:
+    """ERR-5 facts about a transport tag (``mark``, ``is_tagged``): this host's by default."""
     tagged = ScriptedError("probe")
-    returned = mark_transport_failure(tagged)
+    returned = mark(tagged)
     survived = False
     try:
         try:
@@ -50,14 +53,14 @@ def transport_probe() -> dict[str, bool]:
         except ScriptedError:
             raise
     except ScriptedError as again:
-        survived = is_transport_failure(again)
+        survived = is_tagged(again)
     return {
         "returnsSameError": returned is tagged,
-        "taggedIsTransport": is_transport_failure(tagged),
-        "plainIsTransport": is_transport_failure(ScriptedError("plain")),
-        "noneIsTransport": is_transport_failure(None),
-        "stringIsTransport": is_transport_failure("transport"),
-        "objectIsTransport": is_transport_failure({"transport": True}),
+        "taggedIsTransport": is_tagged(tagged),
+        "plainIsTransport": is_tagged(ScriptedError("plain")),
+        "noneIsTransport": is_tagged(None),
+        "stringIsTransport": is_tagged("transport"),
+        "objectIsTransport": is_tagged({"transport": True}),
         "survivesRethrow": survived,
     }
 
