@@ -1,4 +1,4 @@
-"""Test parametrization of the plugin suites: one case per rule, per plugin or per tool."""
+"""Test parametrization of the plugin suites: one check per rule, per plugin or per tool."""
 
 from __future__ import annotations
 
@@ -11,11 +11,15 @@ import pytest
 from pytest_toolconformance.plugins.under_test import ToolUnderTest, plugin_run
 
 MARKER = "toolconformance"
+#: The argument the plugin checks are parametrized by; a name no user fixture is likely to have.
+TARGET_ARG = "toolconformance_target"
 
 
 
 @dataclass(frozen=True)
-class Case:
+class CheckTarget:
+    """What one parametrized plugin check is about: its rule, a plugin (by index) and maybe one of its tools."""
+
     rule: str
     plugin: int
     tool: int | None = None
@@ -41,7 +45,7 @@ def for_each_plugin(rules: RuleSpec, *, loaded: bool = True) -> Callable[[Callab
 def for_each_tool(
     rules: RuleSpec, *, select: Callable[[ToolUnderTest], bool] = lambda t: t.accepted, applies_to: str = ""
 ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """Parametrize a test by plugin and tool, one case per rule: ids like ``NAME-1-myplugin-MyTool``.
+    """Parametrize a test by plugin and tool, one check per rule: ids like ``NAME-1-myplugin-MyTool``.
 
     ``applies_to`` says which tools ``select`` keeps, for the skip when there are none.
     """
@@ -57,27 +61,29 @@ def for_each_tool(
 def generate_tests(metafunc: pytest.Metafunc) -> None:
     """``pytest_generate_tests`` of the plugin suite modules."""
     spec = getattr(metafunc.function, "_toolconformance_for", None)
-    if spec is None or "case" not in metafunc.fixturenames:
+    if spec is None or TARGET_ARG not in metafunc.fixturenames:
         return
     level, rules, option = spec
     run = plugin_run(metafunc.config)
     listing = run.listing()
     params = []
-    for put in listing:
+    for plugin in listing:
         if level == "plugin":
-            if option and not put.ok:
+            if option and not plugin.ok:
                 continue
-            for rule in _rules(rules, put):
-                params.append(pytest.param(Case(rule, put.index), id=f"{rule}-{put.name}",
+            for rule in _rules(rules, plugin):
+                params.append(pytest.param(CheckTarget(rule, plugin.index), id=f"{rule}-{plugin.name}",
                                            marks=[getattr(pytest.mark, MARKER)(rule)]))
             continue
-        for index, tut in enumerate(put.tools):
-            if not option(tut):
+        for index, tool in enumerate(plugin.tools):
+            if not option(tool):
                 continue
             # A refused duplicate of an accepted name gets its own id, not pytest's "Echo0"/"Echo1".
-            suffix = "-refused" if tut.refusal is not None and sum(t.name == tut.name for t in put.tools) > 1 else ""
-            for rule in _rules(rules, tut):
-                params.append(pytest.param(Case(rule, put.index, index), id=f"{rule}-{put.name}-{tut.name}{suffix}",
+            duplicated = sum(t.name == tool.name for t in plugin.tools) > 1
+            suffix = "-refused" if tool.refusal is not None and duplicated else ""
+            for rule in _rules(rules, tool):
+                params.append(pytest.param(CheckTarget(rule, plugin.index, index),
+                                           id=f"{rule}-{plugin.name}-{tool.name}{suffix}",
                                            marks=[getattr(pytest.mark, MARKER)(rule)]))
     if not params:
         loaded = [p for p in listing if p.ok]
@@ -91,4 +97,4 @@ def generate_tests(metafunc: pytest.Metafunc) -> None:
         # counts the rule as not applicable, not as never run.
         marks = [getattr(pytest.mark, MARKER)(rule) for rule in ([] if callable(rules) else rules)]
         params = [pytest.param(None, id="nothing-to-check", marks=[pytest.mark.skip(reason=why), *marks])]
-    metafunc.parametrize("case", params)
+    metafunc.parametrize(TARGET_ARG, params)

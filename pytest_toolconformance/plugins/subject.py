@@ -25,7 +25,7 @@ from pytest_toolconformance.plugins.loaders import (
 )
 from pytest_toolconformance.plugins.loaders.bridge_errors import TAIL_LABELS
 from pytest_toolconformance.plugins.loaders.python_guard import guarded_call
-from pytest_toolconformance.plugins.parametrize import Case
+from pytest_toolconformance.plugins.parametrize import CheckTarget
 from pytest_toolconformance.plugins.readings import CallRecord, text_of
 from pytest_toolconformance.plugins.static import schema_error
 from pytest_toolconformance.plugins.under_test import (
@@ -60,10 +60,10 @@ def _answer_key(tool: str, via: str, arguments: Any) -> str | None:
         return None
 
 
-def subject_of(request: pytest.FixtureRequest, case: Case, run: PluginRun) -> Subject:
-    """What the parametrized check ``case`` is about: a :class:`ToolSubject` for a tool's check, else
+def subject_of(request: pytest.FixtureRequest, target: CheckTarget, run: PluginRun) -> Subject:
+    """What the parametrized check ``target`` is about: a :class:`ToolSubject` for a tool's check, else
     a :class:`Subject` (the plugin)."""
-    return ToolSubject(request, case, run) if case.tool is not None else Subject(request, case, run)
+    return ToolSubject(request, target, run) if target.tool is not None else Subject(request, target, run)
 
 
 class Subject:
@@ -72,12 +72,12 @@ class Subject:
     #: The tool of a tool's check (:class:`ToolSubject`); a plugin's check has none.
     tool: ToolUnderTest | None = None
 
-    def __init__(self, request: pytest.FixtureRequest, case: Case, run: PluginRun) -> None:
+    def __init__(self, request: pytest.FixtureRequest, target: CheckTarget, run: PluginRun) -> None:
         self.request = request
-        self.case = case
-        self.rule = case.rule
+        self.target = target
+        self.rule = target.rule
         self.run = run
-        self.plugin = run.plugin(case.plugin)
+        self.plugin = run.plugin(target.plugin)
         self.nodeid = request.node.nodeid
         self._default: HarnessSession | None = None
         self.calls_made = self.calls_recalled = 0
@@ -110,22 +110,22 @@ class Subject:
     # -- sessions and calls -------------------------------------------------------------------
     def open_session(self, *, owner: bool = False) -> HarnessSession:
         """A session in the tool's scope, deferral off, with an identity and Project unique to it."""
-        put, tut = self.plugin, self.tool
-        assert put.host is not None
-        reg = tut.registration if tut is not None else None
-        tag = f"{next(put.ids):03d}{secrets.token_hex(2)}"
+        plugin, tool = self.plugin, self.tool
+        assert plugin.host is not None
+        reg = tool.registration if tool is not None else None
+        tag = f"{next(plugin.ids):03d}{secrets.token_hex(2)}"
         user, project = f"tc-user-{tag}", f"tc-proj-{tag}"
         account = (reg.owner_user_id if reg is not None and reg.owner_user_id else None) or f"tc-account-{tag}"
         projects = [project] + ([reg.project_id] if reg is not None and reg.project_id else [])
-        put.host.set_policy(account, {"projectIds": projects, "pluginGrants": ["*"], "owner": owner, "admin": False})
+        plugin.host.set_policy(account, {"projectIds": projects, "pluginGrants": ["*"], "owner": owner, "admin": False})
         spec: dict[str, Any] = {"identity": {"userId": user, "owner": owner}, "account": account,
                                 "deferral": {"enabled": False}}
         if reg is not None and reg.project_id:
             spec["projectId"] = reg.project_id
         if reg is not None and reg.platform:
             spec["platform"] = reg.platform
-        session = put.host.open_session(spec)
-        put.markers[user] = put.markers[project] = session.id
+        session = plugin.host.open_session(spec)
+        plugin.markers[user] = plugin.markers[project] = session.id
         return HarnessSession(session, user, project, account)
 
     @property
@@ -144,10 +144,10 @@ class ToolSubject(Subject):
 
     tool: ToolUnderTest
 
-    def __init__(self, request: pytest.FixtureRequest, case: Case, run: PluginRun) -> None:
-        super().__init__(request, case, run)
-        assert case.tool is not None, "a tool's check has a tool"
-        self.tool = self.plugin.tools[case.tool]
+    def __init__(self, request: pytest.FixtureRequest, target: CheckTarget, run: PluginRun) -> None:
+        super().__init__(request, target, run)
+        assert target.tool is not None, "a tool's check has a tool"
+        self.tool = self.plugin.tools[target.tool]
         self._hung_here: str | None = None  # a call of this check ran out of time: it ends errored
         request.node.user_properties.append(("tool", self.tool.name))
 
@@ -218,106 +218,107 @@ class ToolSubject(Subject):
         unless one of them breaks the rule, never failed for the hang; the tool's other checks go on,
         unless it hangs on a second, different call too.
         """
-        put, tut = self.plugin, self.tool
-        assert put.host is not None and tut.registration is not None
+        plugin, tool = self.plugin, self.tool
+        assert plugin.host is not None and tool.registration is not None
         self._check_broken()
-        call_key = _answer_key(tut.name, via, arguments)
+        call_key = _answer_key(tool.name, via, arguments)
         key = call_key if session is None else None
-        if key is not None and key in put.answers:
+        if key is not None and key in plugin.answers:
             self.calls_recalled += 1
-            return put.answers[key]
-        hung = put.hung.setdefault(tut.name, {})
+            return plugin.answers[key]
+        hung = plugin.hung.setdefault(tool.name, {})
         # A hang is the call's, whichever session makes it: met again, it is not waited for again.
         hang_key = call_key or f"unkeyed-{len(hung)}"
         if hang_key in hung:
             self._hang(hung[hang_key])
         session = session or self.session
-        scale = put.bound_scale.get(tut.name, 1.0)
+        scale = plugin.bound_scale.get(tool.name, 1.0)
         record, out_of_time = self._attempt(arguments, via, session, scale)
         retried = False
         if out_of_time and scale < RETRY_FACTOR:
-            put.bound_scale[tut.name] = scale = RETRY_FACTOR
+            plugin.bound_scale[tool.name] = scale = RETRY_FACTOR
             record, out_of_time = self._attempt(arguments, via, session, scale)
             retried = True
         if out_of_time:
             message = self._hang_message(record, scale, retried)
             hung[hang_key] = message
             if len(hung) >= 2:
-                put.broken[tut.name] = BrokenTool(message, self.nodeid, self.rule, out_of_time=True)
+                plugin.broken[tool.name] = BrokenTool(message, self.nodeid, self.rule, out_of_time=True)
             self._hang(message)
         if isinstance(record.error, PluginExitError):
-            self.plugin.broken[tut.name] = BrokenTool(str(record.error), self.nodeid, self.rule)
+            self.plugin.broken[tool.name] = BrokenTool(str(record.error), self.nodeid, self.rule)
             self._check_broken()
         if key is not None:
-            put.answers[key] = record
+            plugin.answers[key] = record
         return record
 
     def _attempt(self, arguments: Any, via: str, session: HarnessSession, scale: float) -> tuple[CallRecord, bool]:
         """One call at ``scale`` times the plugin's bound: its record, and whether it ran out of time."""
-        put, tut = self.plugin, self.tool
-        assert put.host is not None
+        plugin, tool = self.plugin, self.tool
+        assert plugin.host is not None
         self.calls_made += 1
-        call_id = f"tc-{put.index}-{next(put.ids)}"
-        workdir = Path(tempfile.mkdtemp(prefix="call-", dir=put.workdir))
+        call_id = f"tc-{plugin.index}-{next(plugin.ids)}"
+        workdir = Path(tempfile.mkdtemp(prefix="call-", dir=plugin.workdir))
         seed_folder(workdir)
         before = seeded_snapshot()
-        record = CallRecord(tut.name, put.name, copy.deepcopy(arguments), via, workdir=str(workdir))
+        record = CallRecord(tool.name, plugin.name, copy.deepcopy(arguments), via, workdir=str(workdir))
         attempts: list[str] = []
         timed_out = False
         try:
             with self._environment(workdir, attempts), self._bounds_scaled(scale):
                 if via == "host":
                     try:
-                        outcome = session.session.call(tut.name, copy.deepcopy(arguments), call_id, cwd=str(workdir))
+                        outcome = session.session.call(tool.name, copy.deepcopy(arguments), call_id, cwd=str(workdir))
                     except Exception as exc:  # noqa: BLE001 - the oracle's own failure, not the plugin's
                         raise HostCouldNotCall(
-                            f"the reference host could not run {tut.name}: {type(exc).__name__}: {exc}"
+                            f"the reference host could not run {tool.name}: {type(exc).__name__}: {exc}"
                         ) from exc
                     record.refusal = outcome.refusal
                     record.handler_ran = outcome.handler_ran
                     record.host_text = text_of({"content": outcome.content})
                     record.details = outcome.details if outcome.handler_ran else None
-                    finished = put.calls.get(call_id, CallEntry()).finished
+                    finished = plugin.calls.get(call_id, CallEntry()).finished
                     timed_out = outcome.handler_ran and outcome.is_error and not finished
                 else:
                     record.handler_ran = True
-                    token = current_call.set(CallContext(session.session, call_id, tut.name, str(workdir)))
+                    token = current_call.set(CallContext(session.session, call_id, tool.name, str(workdir)))
                     try:
-                        run_bounded(lambda: tut.tool.execute(call_id, copy.deepcopy(arguments)), put.host.call_timeout)
+                        run_bounded(lambda: tool.host_tool.execute(call_id, copy.deepcopy(arguments)),
+                                    plugin.host.call_timeout)
                     except CallTimeout:
                         timed_out = True
                     except BaseException:  # noqa: BLE001 - recorded by the wrapper
                         pass
                     finally:
                         current_call.reset(token)
-            entry = put.calls.pop(call_id, None) or CallEntry()
+            entry = plugin.calls.pop(call_id, None) or CallEntry()
             record.result, record.error = entry.result, entry.error
             record.network = entry.network or attempts
             record.reads = entry.reads
             record.changed = changes(before, snapshot(workdir))
         except KeyboardInterrupt:
             # Ctrl-C lands in whatever waits on the plugin (a frame of threading): say what it stopped.
-            raise KeyboardInterrupt(f"stopped during a call of tool {tut.name} of plugin {put.name}") from None
+            raise KeyboardInterrupt(f"stopped during a call of tool {tool.name} of plugin {plugin.name}") from None
         finally:
             shutil.rmtree(workdir, ignore_errors=True)
         return record, timed_out or isinstance(record.error, PluginTimeoutError)
 
     @contextlib.contextmanager
     def _bounds_scaled(self, scale: float) -> Iterator[None]:
-        """The plugin's bounds (the host's on a call, the node loader's on a request) times ``scale``."""
-        put = self.plugin
-        assert put.host is not None
-        node = put.loaded.plugin if put.loaded is not None and not put.loaded.in_process else None
-        saved = (put.host.call_timeout, getattr(node, "timeout", None))
-        put.host.call_timeout = saved[0] * scale
-        if node is not None:
-            node.timeout = saved[1] * scale
+        """The plugin's bounds (the host's on a call, the bridge's on a request) times ``scale``."""
+        plugin = self.plugin
+        assert plugin.host is not None
+        bridged_plugin = plugin.loaded.plugin if plugin.loaded is not None and not plugin.loaded.in_process else None
+        saved = (plugin.host.call_timeout, getattr(bridged_plugin, "timeout", None))
+        plugin.host.call_timeout = saved[0] * scale
+        if bridged_plugin is not None:
+            bridged_plugin.timeout = saved[1] * scale
         try:
             yield
         finally:
-            put.host.call_timeout = saved[0]
-            if node is not None:
-                node.timeout = saved[1]
+            plugin.host.call_timeout = saved[0]
+            if bridged_plugin is not None:
+                bridged_plugin.timeout = saved[1]
 
     def _hang_message(self, record: CallRecord, scale: float, retried: bool) -> str:
         bound = self.plugin.bound

@@ -101,19 +101,20 @@ class ToolUnderTest:
         return self.registration is not None
 
     @property
-    def tool(self) -> Tool:
+    def host_tool(self) -> Tool:
+        """The host's record of the tool (its definition and wrapped execute); only for an accepted one."""
         assert self.registration is not None, f"tool {self.name} was refused"
         return self.registration.tool
 
     @property
     def schema(self) -> dict[str, Any]:
-        return self.tool.parameters if self.registration is not None else {}
+        return self.host_tool.parameters if self.registration is not None else {}
 
     @property
     def declared_schema(self) -> dict[str, Any]:
         """The parameters the plugin declared, accepted or not (name checks read a refused tool too)."""
         if self.registration is not None:
-            return self.tool.parameters
+            return self.host_tool.parameters
         attempted = self.plugin.attempted.get(self.name)
         return attempted if isinstance(attempted, dict) else {}
 
@@ -133,7 +134,7 @@ class PluginUnderTest:
         self.spec = spec
         self.path = path
         self.name = path.stem if path.suffix else path.name
-        self.kind: str | None = None
+        self.runtime: str | None = None  # "python" or "node": what runs its code
         self.loaded: LoadedPlugin | None = None
         self.host: Host | None = None
         self.report: InstallReport | None = None
@@ -165,7 +166,7 @@ class PluginUnderTest:
             return f"NOT LOADED: {self.error}"
         assert self.report is not None
         refused = f", {len(self.report.refused)} refused" if self.report.refused else ""
-        return (f"{self.kind} plugin, {len(self.report.accepted)} tool(s) installed{refused}; "
+        return (f"{self.runtime} plugin, {len(self.report.accepted)} tool(s) installed{refused}; "
                 f"sandbox: {self.sandbox}")
 
     @property
@@ -204,17 +205,18 @@ class _Recorder:
         entry = self.plugin.calls.setdefault(call_id, CallEntry())
         if self.bridged:
             call = active_call()
-            node = self.plugin.loaded.plugin if self.plugin.loaded is not None else None
+            bridged_plugin = self.plugin.loaded.plugin if self.plugin.loaded is not None else None
             try:
                 value = self.execute(call_id, params, cwd=call.cwd if call is not None else None)
             except BaseException as exc:
                 entry.error, entry.finished = exc, True
-                entry.network = list(getattr(exc, "network", None) or getattr(node, "last_network_attempts", []))
-                entry.reads = list(getattr(node, "last_ctx_reads", []))
+                entry.network = list(getattr(exc, "network", None)
+                                     or getattr(bridged_plugin, "last_network_attempts", []))
+                entry.reads = list(getattr(bridged_plugin, "last_ctx_reads", []))
                 raise
             entry.result, entry.finished = value, True
-            entry.network = list(getattr(node, "last_network_attempts", []))
-            entry.reads = list(getattr(node, "last_ctx_reads", []))
+            entry.network = list(getattr(bridged_plugin, "last_network_attempts", []))
+            entry.reads = list(getattr(bridged_plugin, "last_ctx_reads", []))
             return value
         try:
             value = self.execute(call_id, params)
@@ -284,10 +286,10 @@ def load_and_install(index: int, spec: str, path: Path, timeout: float) -> Plugi
     bound (a busy machine, not a hung plugin); if it runs out again, the plugin is *errored* with the
     phase it was in, never failed under a rule.
     """
-    put = _load_once(index, spec, path, timeout)
-    if put.out_of_time is None:
-        return put
-    put.close()
+    plugin = _load_once(index, spec, path, timeout)
+    if plugin.out_of_time is None:
+        return plugin
+    plugin.close()
     retried = _load_once(index, spec, path, timeout * RETRY_FACTOR)
     if retried.out_of_time is not None:
         retried.error = (f"{retried.error} It ran out of time again when retried with {timeout * RETRY_FACTOR:g} s, "
@@ -296,28 +298,28 @@ def load_and_install(index: int, spec: str, path: Path, timeout: float) -> Plugi
 
 
 def _load_once(index: int, spec: str, path: Path, timeout: float) -> PluginUnderTest:
-    put = PluginUnderTest(index, spec, path)
+    plugin = PluginUnderTest(index, spec, path)
     # Seeded before the plugin's process starts: a plugin that keeps process.cwd() from its load finds
     # the same files a call's folder holds.
-    seed_folder(put.workdir)
+    seed_folder(plugin.workdir)
     try:
         # An import that never returns (a Python module looping at top level) must not hang collection.
-        loaded: LoadedPlugin = _bounded(lambda: load_plugin(path, timeout=timeout, workspace=put.workdir), timeout + 5,
-                                        f"loading {spec}")
+        loaded: LoadedPlugin = _bounded(lambda: load_plugin(path, timeout=timeout, workspace=plugin.workdir),
+                                        timeout + 5, f"loading {spec}")
     except TimeoutError as exc:
-        put.error, put.out_of_time = f"could not load plugin {spec}: {exc}", "import"
-        return put
+        plugin.error, plugin.out_of_time = f"could not load plugin {spec}: {exc}", "import"
+        return plugin
     except HostError as exc:
-        put.error, put.error_rule = f"could not load plugin {spec}: {exc.detail}", exc.rule or "REG-1"
-        return put
+        plugin.error, plugin.error_rule = f"could not load plugin {spec}: {exc.detail}", exc.rule or "REG-1"
+        return plugin
     except Exception as exc:  # noqa: BLE001 - whatever a plugin does wrong is reported as its failure
-        put.error = f"could not load plugin {spec}: {type(exc).__name__}: {exc}"
-        return put
-    put.loaded, put.name, put.kind = loaded, loaded.name, loaded.kind
+        plugin.error = f"could not load plugin {spec}: {type(exc).__name__}: {exc}"
+        return plugin
+    plugin.loaded, plugin.name, plugin.runtime = loaded, loaded.name, loaded.runtime
     bridged = not loaded.in_process
     if bridged:
         # Each call runs in a folder under the plugin's workdir: the only place it may write.
-        loaded.plugin.writable.append(str(put.workdir))
+        loaded.plugin.writable.append(str(plugin.workdir))
     # The bridge has its own per-request timeout with a better message; the host's is a backstop.
     slack = 2.0 if bridged else 0.0
     # A bridged load is the kit's set-up + import + register (+ pi's startup), each bounded by the bridge.
@@ -325,35 +327,35 @@ def _load_once(index: int, spec: str, path: Path, timeout: float) -> PluginUnder
     if bridged:
         register_bound += kit_setup_bound(timeout) + getattr(loaded.plugin, "import_timeout", 0.0) + timeout
     host = Host(call_timeout=timeout + slack, register_timeout=register_bound)
-    put.bound = timeout
+    plugin.bound = timeout
     try:
-        report = host.install_plugin(_RecordingPlugin(loaded.plugin, put, loaded.name), manifest=loaded.manifest,
+        report = host.install_plugin(_RecordingPlugin(loaded.plugin, plugin, loaded.name), manifest=loaded.manifest,
                                      name=loaded.name)
     except HostError as exc:
         # Node's own bound names its phase; the host's bound on a Python register() is its CallTimeout.
         timed_out = exception_in(exc, (PluginTimeoutError, CallTimeout))
         if timed_out is not None:
-            put.out_of_time = getattr(timed_out, "phase", "register")
-        put.error, put.error_rule = (
-            f"plugin {put.name} ({spec}) could not be installed: {exc.detail}",
+            plugin.out_of_time = getattr(timed_out, "phase", "register")
+        plugin.error, plugin.error_rule = (
+            f"plugin {plugin.name} ({spec}) could not be installed: {exc.detail}",
             exc.rule or "REG-1",
         )
         _close_quietly(loaded)
-        return put
+        return plugin
     except Exception as exc:  # noqa: BLE001
-        put.error = f"plugin {put.name} ({spec}) could not be installed: {type(exc).__name__}: {exc}"
+        plugin.error = f"plugin {plugin.name} ({spec}) could not be installed: {type(exc).__name__}: {exc}"
         _close_quietly(loaded)
-        return put
-    put.host, put.report = host, report
+        return plugin
+    plugin.host, plugin.report = host, report
     # Snapshot now: later reads happen inside calls and are never register-time findings.
-    put.register_findings = [f for f in report.findings if f.rule == "SCOPE-4"]
+    plugin.register_findings = [f for f in report.findings if f.rule == "SCOPE-4"]
     for name in report.accepted:
         reg = host.registry.get(name)
         if reg is not None:
-            put.tools.append(ToolUnderTest(put, name, reg))
+            plugin.tools.append(ToolUnderTest(plugin, name, reg))
     for refusal in report.refused:
-        put.tools.append(ToolUnderTest(put, refusal.tool, None, refusal))
-    return put
+        plugin.tools.append(ToolUnderTest(plugin, refusal.tool, None, refusal))
+    return plugin
 
 
 def _close_quietly(loaded: LoadedPlugin) -> None:
@@ -408,20 +410,20 @@ class PluginRun:
         listed = self._listing[index] if self._listing is not None else None
         if isinstance(listed, workers.ListedPlugin) and not listed.ok and index not in self._loaded:
             # Its load failed where it was listed: the failure is the finding, not worth a second timeout.
-            put = PluginUnderTest(index, listed.spec, Path(listed.spec))
-            put.name, put.error, put.error_rule = listed.name, listed.error, listed.error_rule
-            put.out_of_time = listed.out_of_time
-            self._loaded[index] = put
-        put = self._load(index)
+            plugin = PluginUnderTest(index, listed.spec, Path(listed.spec))
+            plugin.name, plugin.error, plugin.error_rule = listed.name, listed.error, listed.error_rule
+            plugin.out_of_time = listed.out_of_time
+            self._loaded[index] = plugin
+        plugin = self._load(index)
         if isinstance(listed, workers.ListedPlugin):
-            problem = workers.mismatch(listed, put)
+            problem = workers.mismatch(listed, plugin)
             if problem is not None:
                 pytest.fail(problem, pytrace=False)
-        return put
+        return plugin
 
     def close(self) -> None:
-        for put in self._loaded.values():
-            put.close()
+        for plugin in self._loaded.values():
+            plugin.close()
 
 
 def plugin_run(config: pytest.Config) -> PluginRun:

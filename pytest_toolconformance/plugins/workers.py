@@ -83,14 +83,14 @@ class ListedPlugin:
         return self.error is None
 
 
-def listing_of(put: Any) -> dict[str, Any]:
+def listing_of(plugin: Any) -> dict[str, Any]:
     """The JSON listing of a loaded ``PluginUnderTest``."""
     return {
-        "spec": put.spec, "name": put.name, "error": put.error if not put.ok else None,
-        "error_rule": put.error_rule, "out_of_time": put.out_of_time,
+        "spec": plugin.spec, "name": plugin.name, "error": plugin.error if not plugin.ok else None,
+        "error_rule": plugin.error_rule, "out_of_time": plugin.out_of_time,
         "tools": [{"name": t.name, "accepted": t.accepted, "refusal": t.refusal.rule if t.refusal else None,
                    "schema": t.schema, "declared_schema": t.declared_schema, "external": t.external}
-                  for t in put.tools],
+                  for t in plugin.tools],
     }
 
 
@@ -102,19 +102,20 @@ def from_listing(index: int, data: dict[str, Any]) -> ListedPlugin:
     return plugin
 
 
-def signature_of(put: Any) -> list[tuple[str, bool]]:
+def signature_of(plugin: Any) -> list[tuple[str, bool]]:
     """The tools a plugin (loaded, or as listed) registered, in order, each with whether it was accepted."""
-    return [(t.name, t.accepted) for t in put.tools]
+    return [(t.name, t.accepted) for t in plugin.tools]
 
 
-def mismatch(listed: ListedPlugin, put: Any) -> str | None:
-    """Why ``put`` (loaded on this worker) cannot be checked by the tests collected from ``listed``."""
-    if listed.ok != put.ok or signature_of(listed) != signature_of(put):
+def mismatch(listed: ListedPlugin, plugin: Any) -> str | None:
+    """Why ``plugin`` (loaded on this worker) cannot be checked by the tests collected from ``listed``."""
+    if listed.ok != plugin.ok or signature_of(listed) != signature_of(plugin):
         def tools(sig: Sequence[tuple[str, bool]]) -> str:
             return ", ".join(f"{n}{'' if ok else ' (refused)'}" for n, ok in sig) or "none"
         return (
-            f"plugin {put.name} ({put.spec}) registered other tools when loaded again in this pytest-xdist "
-            f"worker ({tools(signature_of(put)) if put.ok else put.error}) than when its checks were collected "
+            f"plugin {plugin.name} ({plugin.spec}) registered other tools when loaded again in this pytest-xdist "
+            f"worker ({tools(signature_of(plugin)) if plugin.ok else plugin.error}) than when its checks were "
+            "collected "
             f"({tools(signature_of(listed)) if listed.ok else listed.error}), so these checks do not fit it. "
             "Make its register give the same tools on every load, or run without -n"
         )
@@ -179,12 +180,12 @@ def shared_listing(folder: Path, count: int, load: Callable[[int], Any], worker:
                 target = folder / f"plugin-{index}.json"
                 data = _read(target)
                 if data is None:
-                    put = load(index)
-                    fresh = {**listing_of(put), "loaded_by": worker}
+                    plugin = load(index)
+                    fresh = {**listing_of(plugin), "loaded_by": worker}
                     # The loading worker collects from the JSON too, so all workers read the same values.
                     data = json.loads(json.dumps(fresh)) if _write(target, fresh) else None
                     if data is None:
-                        listed[index] = put
+                        listed[index] = plugin
                         continue
                 listed[index] = from_listing(index, data)
         pending = left
@@ -204,7 +205,7 @@ def configure_node(node: Any) -> None:
     node.workerinput[SHARED_KEY] = folder
 
 
-def write_groups(config: pytest.Config, items: Sequence[pytest.Item], case_type: type) -> None:
+def write_groups(config: pytest.Config, items: Sequence[pytest.Item], argname: str, target_type: type) -> None:
     """On a worker: which plugin each collected check belongs to, for the controller's scheduler."""
     folder = shared_folder(config)
     if folder is None:
@@ -212,9 +213,9 @@ def write_groups(config: pytest.Config, items: Sequence[pytest.Item], case_type:
     groups = {}
     for item in items:
         callspec = getattr(item, "callspec", None)
-        case = callspec.params.get("case") if callspec is not None else None
-        if isinstance(case, case_type):
-            groups[item.nodeid] = f"{GROUP_PREFIX}{case.plugin}"
+        target = callspec.params.get(argname) if callspec is not None else None
+        if isinstance(target, target_type):
+            groups[item.nodeid] = f"{GROUP_PREFIX}{target.plugin}"
     worker = config.workerinput.get("workerid", "worker")  # type: ignore[attr-defined]
     _write(folder / f"groups-{worker}.json", groups)
 

@@ -43,9 +43,9 @@ class PluginSuitesSummary:
         write = terminalreporter.write_line
         if run is not None and run._plugins is not None:
             terminalreporter.write_sep("-", "toolconformance: plugins under test")
-            for put in run._plugins:
-                write(f"{put.name} ({put.spec}): {put.describe()}", red=put.error is not None)
-            unconfined = [put.name for put in run._plugins if put.loaded is not None and not put.confined]
+            for plugin in run._plugins:
+                write(f"{plugin.name} ({plugin.spec}): {plugin.describe()}", red=plugin.error is not None)
+            unconfined = [plugin.name for plugin in run._plugins if plugin.loaded is not None and not plugin.confined]
             if unconfined:
                 write(f"toolconformance: {len(unconfined)} plugin(s) ran unconfined here ({', '.join(unconfined)}): "
                       "their code could reach the network, the disk and this run's secrets; the header says why "

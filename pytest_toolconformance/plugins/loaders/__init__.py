@@ -42,7 +42,7 @@ class LoadedPlugin:
     """A plugin ready to install: ``plugin.register(ctx)`` registers its tools."""
 
     name: str
-    kind: Literal["python", "node"]
+    runtime: Literal["python", "node"]
     entry: Path
     manifest: dict[str, Any] | None
     plugin: Any
@@ -242,13 +242,13 @@ def load_plugin(
     suffix = entry.suffix
     if suffix in PY_SUFFIXES:
         if in_process if in_process is not None else not PYTHON_BRIDGE_AVAILABLE:
-            return LoadedPlugin(name=name, kind="python", entry=entry, manifest=manifest,
+            return LoadedPlugin(name=name, runtime="python", entry=entry, manifest=manifest,
                                 plugin=load_python_plugin(entry))
-        return LoadedPlugin(name=name, kind="python", entry=entry, manifest=manifest,
+        return LoadedPlugin(name=name, runtime="python", entry=entry, manifest=manifest,
                             plugin=PythonPlugin(entry, name=name, timeout=timeout, cwd=workspace))
     if suffix in JS_SUFFIXES or suffix in TS_SUFFIXES:
         plugin = NodePlugin(entry, name=name, timeout=timeout, cwd=workspace)
-        return LoadedPlugin(name=name, kind="node", entry=entry, manifest=manifest, plugin=plugin)
+        return LoadedPlugin(name=name, runtime="node", entry=entry, manifest=manifest, plugin=plugin)
     raise PluginLoadError(
         f"plugin entry {entry} has an unknown extension {suffix or '(none)'!r}; use one of "
         f"{', '.join(sorted(ENTRY_SUFFIXES))}",

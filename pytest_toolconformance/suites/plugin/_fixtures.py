@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from pytest_toolconformance.plugins import workers
-from pytest_toolconformance.plugins.parametrize import Case
+from pytest_toolconformance.plugins.parametrize import TARGET_ARG, CheckTarget
 from pytest_toolconformance.plugins.subject import Subject, subject_of
 from pytest_toolconformance.plugins.under_test import PluginRun, plugin_run
 from pytest_toolconformance.profile import note_statistic
@@ -27,10 +27,10 @@ def toolconformance_plugins(request: pytest.FixtureRequest) -> PluginRun:
 
 @pytest.fixture
 def toolconformance_subject(
-    request: pytest.FixtureRequest, case: Case, toolconformance_plugins: PluginRun
+    request: pytest.FixtureRequest, toolconformance_target: CheckTarget, toolconformance_plugins: PluginRun
 ) -> Iterator[Subject]:
     """The plugin (and tool) one parametrized check is about, with its calls and findings."""
-    subject = subject_of(request, case, toolconformance_plugins)
+    subject = subject_of(request, toolconformance_target, toolconformance_plugins)
     yield subject
     made, recalled = subject.calls_made, subject.calls_recalled
     if made or recalled:
@@ -52,4 +52,4 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
 
 @pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    workers.write_groups(config, items, Case)
+    workers.write_groups(config, items, TARGET_ARG, CheckTarget)

@@ -85,7 +85,7 @@ def _is_local_fault(record: CallRecord) -> bool:
 def test_no_throw_for_bad_input(toolconformance_subject: ToolSubject) -> None:
     """ERR-2: a bad argument, a missing resource or a refusal is a text result, never a throw."""
     subject = toolconformance_subject
-    tut = subject.tool
+    tool = subject.tool
     schema = subject.require_callable()
 
     probes = [simplest_arguments(schema)]
@@ -147,7 +147,7 @@ def test_no_throw_for_bad_input(toolconformance_subject: ToolSubject) -> None:
             lambda a: check(a, "host", "an unknown-only call (a bad argument)"),
             share_draws=True,
         )
-        if tut.external and can_break(schema):
+        if tool.external and can_break(schema):
             # The host forwards an external tool's arguments as sent (CAP-4): its handler is the validator.
             run_property(
                 breaking_call_arguments_for(schema),
@@ -166,17 +166,17 @@ def test_no_throw_for_bad_input(toolconformance_subject: ToolSubject) -> None:
 def test_handler_validates_again(toolconformance_subject: ToolSubject) -> None:
     """SCHEMA-4: handed arguments that break its schema, the handler refuses them with text."""
     subject = toolconformance_subject
-    tut = subject.tool
+    tool = subject.tool
     schema = subject.require_callable()
     declared = list(properties(schema))
     if not declared:
         pytest.skip(
-            f"not applicable: {tut.name} declares no parameters, so only unknown ones could break its "
+            f"not applicable: {tool.name} declares no parameters, so only unknown ones could break its "
             "schema, and with no declared target there is no default to use silently (see NAME-6)"
         )
     if not can_break(schema):
         pytest.skip(
-            f"not applicable: every argument object satisfies the schema of {tut.name} (nothing required, "
+            f"not applicable: every argument object satisfies the schema of {tool.name} (nothing required, "
             "no parameter of a definite type, extras allowed); unknown parameters are NAME-6's"
         )
     unclear: list[str] = []
@@ -220,7 +220,7 @@ def test_handler_validates_again(toolconformance_subject: ToolSubject) -> None:
 
     with subject.reporting():
         run_property(breaking_call_arguments_for(schema), check, examples=each_breaking_call(schema), share_draws=True)
-        if tut.external:
+        if tool.external:
             # Through the host too: it forwards an external tool's arguments unvalidated (CAP-4).
             run_property(breaking_call_arguments_for(schema), lambda args: check(args, "host"), share_draws=True)
     if unnamed:
@@ -235,8 +235,8 @@ def test_handler_validates_again(toolconformance_subject: ToolSubject) -> None:
         )
 
 
-def _offers_choice(tut: ToolUnderTest) -> bool:
-    return tut.accepted and not required(tut.schema) and len(properties(tut.schema)) >= 2
+def _offers_choice(tool: ToolUnderTest) -> bool:
+    return tool.accepted and not required(tool.schema) and len(properties(tool.schema)) >= 2
 
 
 @for_each_tool(
@@ -254,21 +254,21 @@ def test_choice_in_handler(toolconformance_subject: ToolSubject) -> None:
     whatever its optional parameters.
     """
     subject = toolconformance_subject
-    tut = subject.tool
+    tool = subject.tool
     schema = subject.require_callable()
     with subject.reporting():
         empty = subject.call({}, via="handler")
         if empty.thrown:
-            pytest.skip(f"a call of {tut.name} naming none of its parameters threw; ERR-2 reports that")
+            pytest.skip(f"a call of {tool.name} naming none of its parameters threw; ERR-2 reports that")
         alternatives = list(properties(schema))
         if not empty.refused(alternatives):
             pytest.skip(
-                f"not applicable: {tut.name} answers a call naming none of its parameters "
+                f"not applicable: {tool.name} answers a call naming none of its parameters "
                 f"({shorten(empty.text, 120)}), so it offers no choice between them"
             )
         if not _answers_otherwise(subject, schema, empty):
             pytest.skip(
-                f"not applicable: {tut.name} answers every call naming one or two of its parameters as it "
+                f"not applicable: {tool.name} answers every call naming one or two of its parameters as it "
                 f"answers the call naming none ({shorten(empty.text, 120)}): a refusal of every call, "
                 "not a choice between alternatives"
             )
@@ -325,7 +325,7 @@ def _call_with_valid_arguments(subject: Subject, schema: dict, check: Callable[[
 def test_transport_fault_thrown(toolconformance_subject: ToolSubject) -> None:
     """ERR-3: a call whose network request fails throws; it never answers the fault as text."""
     subject = toolconformance_subject
-    tut = subject.tool
+    tool = subject.tool
     schema = subject.require_callable()
     reached: list[CallRecord] = []
 
@@ -345,14 +345,14 @@ def test_transport_fault_thrown(toolconformance_subject: ToolSubject) -> None:
 
     _call_with_valid_arguments(subject, schema, check)
     if not reached:
-        pytest.skip(f"no call of {tut.name} reached for the network, so no transport fault could be observed")
+        pytest.skip(f"no call of {tool.name} reached for the network, so no transport fault could be observed")
 
 
 @for_each_tool(["ERR-4"])
 def test_transport_fault_tagged(toolconformance_subject: ToolSubject) -> None:
     """ERR-4: a transport failure the tool caught is rethrown as it is, or tagged with markTransportFailure."""
     subject = toolconformance_subject
-    tut = subject.tool
+    tool = subject.tool
     schema = subject.require_callable()
     thrown: list[CallRecord] = []
 
@@ -372,7 +372,7 @@ def test_transport_fault_tagged(toolconformance_subject: ToolSubject) -> None:
 
     _call_with_valid_arguments(subject, schema, check)
     if not thrown:
-        pytest.skip(f"no call of {tut.name} threw after reaching for the network (ERR-3 covers one that answers text)")
+        pytest.skip(f"no call of {tool.name} threw after reaching for the network (ERR-3 covers one that answers text)")
 
 
 @for_each_tool(["SCOPE-4"])
@@ -383,16 +383,16 @@ def test_access_read_at_execution(toolconformance_subject: ToolSubject) -> None:
     policies, and a revocation between two calls of one session.
     """
     subject = toolconformance_subject
-    tut = subject.tool
+    tool = subject.tool
     assert subject.plugin.host is not None
     subject.require_callable()
-    args = simplest_arguments(tut.schema)
+    args = simplest_arguments(tool.schema)
     fix = "call ctx.currentIdentity()/currentAccess() inside execute on every call and cache nothing across calls"
     with subject.reporting():
         first = subject.open_session()
         record = subject.call(args, session=first)
         if not record.answered:
-            pytest.skip(f"{tut.name} did not answer {shorten(args)}; nothing to observe")
+            pytest.skip(f"{tool.name} did not answer {shorten(args)}; nothing to observe")
         stale = subject.foreign_markers(record.blob, first)
         if stale:
             raise subject.finding(
@@ -404,7 +404,7 @@ def test_access_read_at_execution(toolconformance_subject: ToolSubject) -> None:
             )
         if not any(marker in record.blob for marker in first.markers):
             pytest.skip(
-                f"{tut.name} does not echo identity or access, so the kit cannot see whether it reads them fresh"
+                f"{tool.name} does not echo identity or access, so the kit cannot see whether it reads them fresh"
             )
         second = subject.open_session()
         again = subject.call(args, session=second)
@@ -433,9 +433,9 @@ def test_access_read_at_execution(toolconformance_subject: ToolSubject) -> None:
 def test_no_owner_entitlement(toolconformance_subject: ToolSubject) -> None:
     """GRANT-2 (advisory): entitlement is the account's plugin grant, not an identity.owner check."""
     subject = toolconformance_subject
-    tut = subject.tool
+    tool = subject.tool
     subject.require_callable()
-    args = simplest_arguments(tut.schema)
+    args = simplest_arguments(tool.schema)
     with subject.reporting():
         plain = subject.call(args, session=subject.open_session(owner=False))
         owner = subject.call(args, session=subject.open_session(owner=True))

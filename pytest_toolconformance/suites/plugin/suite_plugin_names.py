@@ -56,14 +56,14 @@ def _flat_view(schema: Any) -> dict[str, Any]:
     return {"type": "object", "properties": merged}
 
 
-@for_each_tool(NAME_RULES, select=lambda tut: True)
+@for_each_tool(NAME_RULES, select=lambda tool: True)
 def test_file_target_name(toolconformance_subject: ToolSubject) -> None:
     """NAME-1..5: file_path for the primary single-file target, path for a scope, role names for a
     second file, cwd for a working directory, and no aliases (a tool the host refused too: its
     names are the plugin's all the same)."""
     subject = toolconformance_subject
-    tut = subject.tool
-    findings = [f for f in name_findings(tut.name, _flat_view(tut.declared_schema)) if f.rule == subject.rule]
+    tool = subject.tool
+    findings = [f for f in name_findings(tool.name, _flat_view(tool.declared_schema)) if f.rule == subject.rule]
     if findings:
         raise subject.finding(
             _EXPECTED[subject.rule],
@@ -86,12 +86,12 @@ def test_unknown_parameters_refused(toolconformance_subject: ToolSubject) -> Non
     """NAME-6: an unknown-only call, or a stale name in place of a declared one, is refused and
     changes nothing; an accepted extra beside correct parameters is advisory."""
     subject = toolconformance_subject
-    tut = subject.tool
+    tool = subject.tool
     schema = subject.require_callable()
     declared = list(properties(schema))
     req = set(required(schema))
     if not declared:
-        pytest.skip(f"not applicable: {tut.name} declares no parameters, so no unknown one can stand in for a "
+        pytest.skip(f"not applicable: {tool.name} declares no parameters, so no unknown one can stand in for a "
                     "declared target and no default target exists to be used silently")
     advisories: list[str] = []
 
@@ -171,11 +171,11 @@ def test_valid_calls_succeed(toolconformance_subject: ToolSubject) -> None:
     """NAME-5 (renaming): some valid call succeeds; a handler that refuses every valid call as naming
     one of its own declared parameters was renamed in its schema and not in its execute."""
     subject = toolconformance_subject
-    tut = subject.tool
+    tool = subject.tool
     schema = subject.require_callable()
     declared = list(properties(schema))
     if not declared:
-        pytest.skip(f"not applicable: {tut.name} declares no parameters, so nothing can be half renamed")
+        pytest.skip(f"not applicable: {tool.name} declares no parameters, so nothing can be half renamed")
     records: list[CallRecord] = []
 
     def call(args: dict[str, Any]) -> None:

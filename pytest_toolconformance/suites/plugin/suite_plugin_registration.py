@@ -19,52 +19,52 @@ from reference_host import flat_object_problem, json_bytes
 pytest_generate_tests = generate_tests
 
 
-def _load_rule(put: PluginUnderTest) -> list[str]:
-    return [put.error_rule if put.error is not None else "REG-1"]
+def _load_rule(plugin: PluginUnderTest) -> list[str]:
+    return [plugin.error_rule if plugin.error is not None else "REG-1"]
 
 
 @for_each_plugin(_load_rule, loaded=False)
 def test_plugin_loads(toolconformance_subject: Subject) -> None:
     """REG-1: the entry exports register(ctx), it completes (sync or async) within the timeout."""
     subject = toolconformance_subject
-    put = subject.plugin
-    if put.error is not None and put.out_of_time is not None:
+    plugin = subject.plugin
+    if plugin.error is not None and plugin.out_of_time is not None:
         # Out of time twice (the load is retried once with a longer bound): no rule could be judged.
-        raise StepOutOfTime(f"[{subject.rule}] {put.error} (phase: {put.out_of_time})")
-    if put.error is not None:
+        raise StepOutOfTime(f"[{subject.rule}] {plugin.error} (phase: {plugin.out_of_time})")
+    if plugin.error is not None:
         # The load error is a sentence that already says what to fix.
         raise subject.finding("the plugin to load: its entry imports, and register(ctx) completes within the bound",
-                              str(put.error), fix="", happened_limit=4000)
-    assert put.report is not None
-    if not put.report.accepted and not put.report.refused:
+                              str(plugin.error), fix="", happened_limit=4000)
+    assert plugin.report is not None
+    if not plugin.report.accepted and not plugin.report.refused:
         subject.advise("register(ctx) completed but registered no tool; the kit has nothing to call", rule="REG-1")
 
 
-def _registration_rules(tut: ToolUnderTest) -> list[str]:
-    return ["REG-2", "SCHEMA-1"] if tut.accepted else [tut.refusal.rule if tut.refusal else "REG-2"]
+def _registration_rules(tool: ToolUnderTest) -> list[str]:
+    return ["REG-2", "SCHEMA-1"] if tool.accepted else [tool.refusal.rule if tool.refusal else "REG-2"]
 
 
-@for_each_tool(_registration_rules, select=lambda tut: True)
+@for_each_tool(_registration_rules, select=lambda tool: True)
 def test_registration(toolconformance_subject: ToolSubject) -> None:
     """REG-2, SCHEMA-1: the host accepted the registration; name, label and description are
     non-empty strings; parameters are one flat object (external tools too)."""
     subject = toolconformance_subject
-    tut = subject.tool
-    if tut.refusal is not None:
+    tool = subject.tool
+    if tool.refusal is not None:
         raise subject.finding(
             "the host accepts the registration",
-            f"the host refused it: {tut.refusal.message}",
-            fix=_refusal_fix(tut.refusal.rule),
+            f"the host refused it: {tool.refusal.message}",
+            fix=_refusal_fix(tool.refusal.rule),
         )
-    tool = tut.tool
+    registered = tool.host_tool
     if subject.rule == "REG-2":
         for key in ("name", "label", "description"):
-            value = getattr(tool, key)
+            value = getattr(registered, key)
             if not isinstance(value, str) or not value.strip():
                 raise subject.finding(f"a non-empty {key}", f"{key} is {value!r}",
                                       fix=f"give defineTool a {key} string")
     else:
-        problem = flat_object_problem(tool.parameters)
+        problem = flat_object_problem(registered.parameters)
         if problem is not None:
             raise subject.finding(
                 "parameters as one flat object: root type 'object' with properties, no root anyOf/oneOf/allOf/"
@@ -88,15 +88,15 @@ def _refusal_fix(rule: str) -> str:
 def test_schema_kinds(toolconformance_subject: ToolSubject) -> None:
     """SCHEMA-2: a valid schema built from the listed TypeBox kinds; other kinds are advisory."""
     subject = toolconformance_subject
-    tut = subject.tool
-    problem = schema_error(tut.schema)
+    tool = subject.tool
+    problem = schema_error(tool.schema)
     if problem is not None:
         raise subject.finding(
             "a valid JSON Schema built with the TypeBox constructors",
             f"the schema is not valid JSON Schema: {problem}",
             fix="build parameters with Type.Object/String/Number/Boolean/Array/Union/Optional/Literal",
         )
-    for note in kind_notes(tut.schema):
+    for note in kind_notes(tool.schema):
         subject.advise(
             f"{note}; the seam lists objects, strings, numbers, booleans, arrays, unions, optionals and literals"
         )
@@ -106,13 +106,13 @@ def test_schema_kinds(toolconformance_subject: ToolSubject) -> None:
 def test_manifest_audit(toolconformance_subject: Subject) -> None:
     """MANIFEST-3: provides.tools lists exactly what register registers (refused tools aside)."""
     subject = toolconformance_subject
-    put = subject.plugin
-    assert put.report is not None and put.loaded is not None
-    provides = ((put.loaded.manifest or {}).get("provides") or {}).get("tools")
+    plugin = subject.plugin
+    assert plugin.report is not None and plugin.loaded is not None
+    provides = ((plugin.loaded.manifest or {}).get("provides") or {}).get("tools")
     if not provides:
-        pytest.skip(f"plugin {put.name} has no provides.tools in a manifest: nothing to audit")
-    refused = {r.tool for r in put.report.refused}
-    findings = [f for f in put.report.findings if f.rule == "MANIFEST-3" and f.tool not in refused]
+        pytest.skip(f"plugin {plugin.name} has no provides.tools in a manifest: nothing to audit")
+    refused = {r.tool for r in plugin.report.refused}
+    findings = [f for f in plugin.report.findings if f.rule == "MANIFEST-3" and f.tool not in refused]
     if findings:
         raise subject.finding(
             "provides.tools to list every tool register registers, and nothing else",
@@ -138,11 +138,11 @@ def test_no_register_time_reads(toolconformance_subject: Subject) -> None:
 def test_advertised_bytes(toolconformance_subject: ToolSubject) -> None:
     """COST-2: the tool's advertised definition, in bytes, is reported; a configured budget is enforced."""
     subject = toolconformance_subject
-    tut = subject.tool
+    tool = subject.tool
     composition = subject.session.session.compose()
-    entry = next((t for t in composition.tools if t.get("name") == tut.name), None)
+    entry = next((t for t in composition.tools if t.get("name") == tool.name), None)
     if entry is None:
-        pytest.skip(f"tool {tut.name} is not in the model's tool list of a session in its scope")
+        pytest.skip(f"tool {tool.name} is not in the model's tool list of a session in its scope")
     size = json_bytes(dict(entry))
     # As every kit check records its rule: on the item, not through record_property, which warns under
     # junit_family xunit2 (pytest's default) and so turns a correct plugin red under -W error.

@@ -123,7 +123,7 @@ def plugins():
         if path.is_dir():
             loaded = load_plugin(path, timeout=kwargs.pop("timeout", TIMEOUT))
             plugin = loaded.plugin
-            assert loaded.kind == "node"
+            assert loaded.runtime == "node"
             for key, value in kwargs.items():
                 setattr(plugin, key, value)
         else:

@@ -66,7 +66,7 @@ def run_execute(tool: Any, params: dict[str, Any]) -> Any:
 def test_python_entry_file_loads_and_registers(in_process: bool) -> None:
     loaded = load_plugin(PY / "conforming.py", in_process=in_process)
     assert isinstance(loaded, LoadedPlugin)
-    assert (loaded.name, loaded.kind, loaded.entry, loaded.manifest) == (
+    assert (loaded.name, loaded.runtime, loaded.entry, loaded.manifest) == (
         "conforming",
         "python",
         PY / "conforming.py",
@@ -91,7 +91,7 @@ def test_python_folder_with_manifest_imports_siblings_without_polluting_sys_path
     for target in (PY / "manifested", PY / "manifested" / "plugin.json"):
         loaded = load_plugin(target, in_process=in_process)
         assert loaded.name == "manifested-python"
-        assert loaded.kind == "python"
+        assert loaded.runtime == "python"
         assert loaded.entry == PY / "manifested" / "tool.py"
         assert loaded.manifest is not None and loaded.manifest["provides"]["readOnlyTools"] == ["Upper"]
         ctx = Ctx()
@@ -160,7 +160,7 @@ def test_python_plugins_run_in_a_bridge_process_by_default() -> None:
 )
 def test_js_targets_give_a_node_plugin_without_starting_node(target: Path) -> None:
     loaded = load_plugin(target, timeout=3.5)
-    assert loaded.kind == "node"
+    assert loaded.runtime == "node"
     assert loaded.entry == JS / "conforming" / "index.mjs"
     assert isinstance(loaded.plugin, NodePlugin)
     assert loaded.plugin.timeout == 3.5
@@ -174,7 +174,7 @@ def test_js_targets_give_a_node_plugin_without_starting_node(target: Path) -> No
 
 def test_typescript_entry_is_a_node_plugin() -> None:
     loaded = load_plugin(JS / "typescript")
-    assert loaded.kind == "node" and loaded.entry.suffix == ".ts" and loaded.plugin.module_format == "ts"
+    assert loaded.runtime == "node" and loaded.entry.suffix == ".ts" and loaded.plugin.module_format == "ts"
 
 
 @pytest.mark.parametrize(
@@ -215,7 +215,7 @@ def test_folder_without_manifest_finds_a_default_entry(
         (folder / name).parent.mkdir(parents=True, exist_ok=True)
         (folder / name).write_text(text)
     loaded = load_plugin(folder)
-    assert (loaded.name, loaded.kind, loaded.entry, loaded.manifest) == ("my-plugin", kind, folder / entry, None)
+    assert (loaded.name, loaded.runtime, loaded.entry, loaded.manifest) == ("my-plugin", kind, folder / entry, None)
 
 
 def test_manifest_without_entry_falls_back_and_keeps_the_manifest(tmp_path: Path) -> None:
