@@ -1,14 +1,18 @@
-"""pi itself under the host suites (hosts/pi/): its adapter, its declared deviations, their staleness.
+"""pi itself under the host suites, both lines: pi 1.6 (hosts/pi/) and the older @mariozechner 0.73 line
+(hosts/pi-0.73/, the same adapter over that line's API): the adapters, their declared deviations, their
+staleness.
 
-Needs pi installed by ``hosts/pi/setup`` (``.ci/run`` runs it); skipped with that instruction otherwise.
-The full run against pi is ``.ci/run``'s; these run a few rules of it, through pytester, so that the
-mechanics are pinned: an entry excuses a real failure of pi, a missing entry fails the run, and an
-entry for a rule pi passes is stale and fails the run.
+Needs each line installed by its ``setup`` (``.ci/run`` runs both); skipped with that instruction
+otherwise. The full runs against pi are ``.ci/run``'s (with each deviations file: an entry's check that
+passes is stale and fails the run, so every entry is a check that fails without it); these run a few
+rules, through pytester, so that the mechanics are pinned: an entry excuses a real failure of pi, a
+missing entry fails the run, and an entry for a rule pi passes is stale and fails the run.
 """
 
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 import tomllib
@@ -31,26 +35,46 @@ PI = REPO / "hosts" / "pi"
 HOST = PI / "host"
 DEVIATIONS = PI / "deviations.toml"
 PACKAGE = PI / "node_modules" / "@earendil-works" / "pi-coding-agent" / "package.json"
+#: Each line of pi: its folder and the npm package that is pi there.
+LINES = {
+    "pi": (PI, "@earendil-works/pi-coding-agent"),
+    "pi-0.73": (REPO / "hosts" / "pi-0.73", "@mariozechner/pi-coding-agent"),
+}
+
+
+def _installed(folder: Path, package: str) -> str:
+    manifest = folder / "node_modules" / package / "package.json"
+    if not (folder / "node_modules" / ".bin" / "node").exists() or not manifest.exists():
+        pytest.skip(f"{folder.name} is not installed: run hosts/{folder.name}/setup")
+    return json.loads(manifest.read_text("utf-8"))["version"]
 
 
 @pytest.fixture(scope="module")
 def pi_installed() -> str:
-    if not (PI / "node_modules" / ".bin" / "node").exists() or not PACKAGE.exists():
-        pytest.skip("pi is not installed: run hosts/pi/setup")
-    return json.loads(PACKAGE.read_text("utf-8"))["version"]
+    return _installed(PI, LINES["pi"][1])
 
 
-def test_setup_is_idempotent(pi_installed: str) -> None:
-    again = subprocess.run([str(PI / "setup")], capture_output=True, text=True, timeout=300)
+@pytest.fixture(params=sorted(LINES), scope="module")
+def pi_line(request: pytest.FixtureRequest) -> tuple[Path, str]:
+    """A line of pi, installed: its folder and its version."""
+    folder, package = LINES[request.param]
+    return folder, _installed(folder, package)
+
+
+def test_setup_is_idempotent(pi_line: tuple[Path, str]) -> None:
+    folder, version = pi_line
+    again = subprocess.run([str(folder / "setup")], capture_output=True, text=True, timeout=300)
     assert again.returncode == 0, again.stderr
-    assert "already installed" in again.stdout
+    assert "already installed" in again.stdout and version in again.stdout
 
 
-def test_the_adapter_is_pi_and_declares_only_what_pi_has(pi_installed: str) -> None:
-    adapter = WireHostAdapter([str(HOST)], timeout=30)  # pi imports in the first reset; a loaded machine is slow
+def test_the_adapter_is_pi_and_declares_only_what_pi_has(pi_line: tuple[Path, str]) -> None:
+    folder, version = pi_line
+    # pi imports in the first reset; a loaded machine is slow
+    adapter = WireHostAdapter([str(folder / "host")], timeout=30)
     try:
         info = adapter.info()
-        assert (info["name"], info["version"]) == ("pi", pi_installed)
+        assert (info["name"], info["version"], info["collisions"]) == ("pi", version, "first-wins")
         assert set(info["capabilities"]) == {"registration", "composition", "calls", "hooks"}
         assert set(info["capabilities"]) <= set(CAPABILITIES)
         adapter.reset()
@@ -69,12 +93,29 @@ def test_the_adapter_is_pi_and_declares_only_what_pi_has(pi_installed: str) -> N
         adapter.close()
 
 
-def test_every_entry_has_a_reason_and_a_known_rule() -> None:
+@pytest.mark.parametrize("line", sorted(LINES))
+def test_every_entry_has_a_reason_and_a_known_rule(line: str) -> None:
     # load_deviations refuses an entry without a reason or with an unknown rule ID
-    entries = load_deviations(DEVIATIONS).entries
+    deviations = LINES[line][0] / "deviations.toml"
+    entries = load_deviations(deviations).entries
     assert entries and all(len(e.reason) > 40 for e in entries)
-    raw = tomllib.loads(DEVIATIONS.read_text("utf-8"))["deviation"]
-    assert len(raw) == len(entries)
+    raw = tomllib.loads(deviations.read_text("utf-8"))["deviation"]
+    assert len(raw) == len(entries) and all(e.get("checks") for e in raw)
+
+
+#: A citation of pi's installed source in a reason: node_modules/<file>.js:<line>[-<line>].
+_CITATION = re.compile(r"(node_modules/[\w@./-]+\.js):(\d+)(?:-(\d+))?")
+
+
+def test_pi_073_reasons_cite_the_source_lines_that_do_it() -> None:
+    folder, _ = LINES["pi-0.73"]
+    _installed(folder, LINES["pi-0.73"][1])
+    for entry in load_deviations(folder / "deviations.toml").entries:
+        cited = _CITATION.findall(entry.reason)
+        assert cited, f"{entry.rule}: its reason cites no file:line of pi 0.73's source"
+        for path, first, last in cited:
+            lines = (folder / path).read_text("utf-8").splitlines()
+            assert int(first) <= int(last or first) <= len(lines), f"{entry.rule}: {path}:{first} is not in the file"
 
 
 RULES = "SCHEMA-1 or ERR-5 or REG-5"

@@ -1,0 +1,66 @@
+// pi 0.73 (@mariozechner/pi-coding-agent, pi's older line) under the conformance kit: how this line
+// of pi is imported and started. The adapter contract itself is mapped in ../pi/pi-adapter.mjs,
+// shared with pi 1.6; what differs here is this line's API: an AuthStorage and ModelRegistry (1.6
+// has ModelRuntime), registerFauxProvider (1.6: fauxProvider), extension factories as plain
+// functions, the request's tools in context.tools, no tool exposure (nothing deferred) and pi-ai's
+// serialisers under ./anthropic and ./openai-responses.
+
+import { readFileSync } from "node:fs";
+import { servePi } from "../pi/pi-adapter.mjs";
+
+const PI = "@mariozechner/pi-coding-agent";
+let agent, ai, models = null;
+let ready = null;
+
+const line = {
+  version: JSON.parse(readFileSync(new URL(`node_modules/${PI}/package.json`, import.meta.url), "utf8")).version,
+  faux: null,
+  payloadModels: null,
+  // The loader keeps the first extension's tool and reports the later one as a conflict
+  // (node_modules/@mariozechner/pi-coding-agent/dist/core/extensions/loader.js).
+  collisions: "first-wins",
+  load: () => (ready ??= Promise.all([
+    import(PI), import("@mariozechner/pi-ai"), import("@mariozechner/pi-ai/anthropic"),
+    import("@mariozechner/pi-ai/openai-responses"),
+  ]).then(([piAgent, piAi, anthropic, openai]) => {
+    agent = piAgent;
+    ai = piAi;
+    line.faux = ai;
+    line.payloadModels = {
+      anthropic: [ai.getModel("anthropic", "claude-sonnet-4-5"), anthropic.streamAnthropic],
+      openai: [ai.getModel("openai", "gpt-5"), openai.streamOpenAIResponses],
+    };
+  })),
+
+  // One faux provider and one model registry for the process: requests are strictly sequential,
+  // so each turn sets its responses just before it prompts.
+  async open({ cwd, agentDir, pluginFiles, hooks }) {
+    if (!models) {
+      const faux = ai.registerFauxProvider();
+      const authStorage = agent.AuthStorage.inMemory();
+      authStorage.setRuntimeApiKey(faux.getModel().provider, "no-network");
+      models = { faux, authStorage, registry: agent.ModelRegistry.inMemory(authStorage) };
+    }
+    const settingsManager = agent.SettingsManager.inMemory({ compaction: { enabled: false }, retry: { enabled: false } });
+    const resourceLoader = new agent.DefaultResourceLoader({
+      cwd, agentDir, settingsManager, additionalExtensionPaths: pluginFiles,
+      extensionFactories: hooks ? [hooks] : [],
+      noSkills: true, noPromptTemplates: true, noThemes: true, noContextFiles: true,
+    });
+    await resourceLoader.reload();
+    const { session } = await agent.createAgentSession({
+      cwd, agentDir, authStorage: models.authStorage, modelRegistry: models.registry, model: models.faux.getModel(),
+      thinkingLevel: "off", resourceLoader, settingsManager, sessionManager: agent.SessionManager.inMemory(cwd),
+    });
+    await session.bindExtensions({});
+    return { session, faux: models.faux, resourceLoader };
+  },
+
+  requestTools: (context) => context.tools ?? [],
+
+  catalog: (session) => session.getAllTools().map((t) => ({ name: t.name, deferred: false })),
+
+  stop() {},
+};
+
+servePi(line);
