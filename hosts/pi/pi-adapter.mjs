@@ -124,13 +124,21 @@ async function payloads(context, names = Object.keys(line.payloadModels)) {
     const noNetwork = async () => {
       throw new Error("toolconformance: no network");
     };
+    // The request body is all the kit reads: the stream stops once pi-ai has built it. A line whose
+    // serialiser takes no `fetch` (pi 0.73's builds its provider SDK's own client) would otherwise
+    // try the network, and wait for it, on every compose and call.
     const events = stream(model, context, {
       apiKey: "no-network", fetch: noNetwork, maxRetries: 0,
       onPayload: (params) => {
         captured = params;
+        throw new Error("toolconformance: the request body is built; nothing is sent");
       },
     });
-    await events.result();
+    try {
+      await events.result();
+    } catch {
+      // the stream's end after the stop above
+    }
     out[name] = captured;
   }
   return out;
