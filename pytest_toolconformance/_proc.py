@@ -771,6 +771,10 @@ class LineProcess:
         return f"(exit status {code})"
 
     def stderr_tail(self) -> str:
+        """What the process wrote to stderr, last bytes; all of it once the process has ended."""
+        if self.popen.poll() is not None:
+            # Ended: its stderr is read to the pipe's end, so the last words written before the end are in.
+            self._stderr.join(1.0)
         return self.tail.text()
 
     def close(self, grace: float = 0.0) -> None:

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from faker import Faker
 
-from pytest_toolconformance import options
+from pytest_toolconformance import bounds, options
 from pytest_toolconformance.host import attacks
 from pytest_toolconformance.host.client import HostClient, Session, check
 from pytest_toolconformance.host.connect import configured_adapter
@@ -37,8 +37,10 @@ def toolconformance_adapter(
     request: pytest.FixtureRequest, toolconformance_settings: options.Settings
 ) -> HostAdapter:
     """The raw adapter of the host under test, one per run (per xdist worker), from ``config.stash``."""
-    return configured_adapter(request.config, toolconformance_settings.host, timeout=toolconformance_settings.timeout,
-                              startup_timeout=toolconformance_settings.startup_timeout)
+    calibration = bounds.of(request.config)
+    return configured_adapter(request.config, toolconformance_settings.host,
+                              timeout=calibration.bound(toolconformance_settings.timeout),
+                              startup_timeout=calibration.bound(toolconformance_settings.startup_timeout))
 
 
 @pytest.fixture

@@ -69,7 +69,7 @@ OPTIONS: tuple[Option, ...] = (
            "N|random"),
     Option("--toolconformance-timeout", "toolconformance_timeout",
            f"seconds a plugin or host may take for one step on an idle machine, at least 0.1 (default "
-           f"{DEFAULT_TIMEOUT:g}); a plugin's bound is stretched by the load measured at start, and a step out of "
+           f"{DEFAULT_TIMEOUT:g}); the bound is stretched by the load measured at start, a plugin step out of "
            "time is retried once, then errored; a wire host's request gets one more per 100 tools it holds",
            "float", "S"),
     Option("--toolconformance-host-startup-timeout", "toolconformance_host_startup_timeout",

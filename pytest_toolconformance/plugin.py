@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from pytest_toolconformance import _proc, heap, options, profile
+from pytest_toolconformance import _proc, bounds, heap, options, profile
 from pytest_toolconformance.findings import rule_bound
 from pytest_toolconformance.fixtures import (  # noqa: F401 - fixtures are discovered by name on the plugin module
     fake_access,
@@ -26,7 +26,6 @@ from pytest_toolconformance.fixtures import (  # noqa: F401 - fixtures are disco
 )
 from pytest_toolconformance.host.connect import ADAPTER_KEY, check_handshake, configured_adapter
 from pytest_toolconformance.host.wire import outcomes as wire_outcomes
-from pytest_toolconformance.plugins import bounds
 from pytest_toolconformance.report.hooks import register_reporting
 
 SUITES_DIR = Path(__file__).parent / "suites" / "host"
@@ -53,10 +52,13 @@ def pytest_configure(config: pytest.Config) -> None:
     if not settings.enabled:
         return  # the fixtures still get a host: configured_adapter builds it when one is first asked for
     settings = options.store(config, options.check_plugin_paths(config, settings))
+    # One calibration for the run: a busy machine stretches a host's request bound as it does a plugin's.
+    calibration = bounds.configure(config)
     adapter = None
     if settings.host_suites:  # a plugin-only run checks no host: none is started
-        adapter = configured_adapter(config, settings.host, timeout=settings.timeout,
-                                     startup_timeout=settings.startup_timeout, search_paths=[Path.cwd()])
+        adapter = configured_adapter(config, settings.host, timeout=calibration.bound(settings.timeout),
+                                     startup_timeout=calibration.bound(settings.startup_timeout),
+                                     search_paths=[Path.cwd()])
         if not hasattr(config, "workerinput"):  # the controller says it once; workers never meet a host that failed
             check_handshake(adapter)
     register_reporting(config, settings, adapter)
@@ -74,8 +76,6 @@ def pytest_configure(config: pytest.Config) -> None:
         unconfined = _proc.unconfined_in_ci(settings.allow_unconfined)
         if unconfined is not None:
             raise pytest.UsageError(f"toolconformance: {unconfined}")
-
-        bounds.configure(config)
 
         configure_plugin_suites(config, settings)
     in_scope = [d for d, on in ((SUITES_DIR, settings.host_suites), (PLUGIN_SUITES_DIR, settings.plugin_suites)) if on]
@@ -111,6 +111,8 @@ def pytest_report_header(config: pytest.Config) -> list[str] | None:
         return None
     lines = settings.header_lines()
     lines.insert(1, f"toolconformance: {settings.seed_sentence()}")
+    if settings.host_suites:
+        lines.append(f"toolconformance: {bounds.of(config).sentence(settings.timeout, 'host request')}")
     if settings.plugin_suites:
         lines.append(f"toolconformance: {bounds.of(config).sentence(settings.timeout)}")
         lines += _proc.confinement_header()

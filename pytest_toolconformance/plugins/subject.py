@@ -17,8 +17,8 @@ from typing import Any
 import pytest
 
 from pytest_toolconformance import options
+from pytest_toolconformance.bounds import RETRY_FACTOR
 from pytest_toolconformance.findings import CaseOutOfTime, Finding, StepOutOfTime, ToolConformanceAdvisory, shorten
-from pytest_toolconformance.plugins.bounds import RETRY_FACTOR
 from pytest_toolconformance.plugins.loaders import (
     PluginExitError,
     PluginTimeoutError,
@@ -212,11 +212,12 @@ class ToolSubject(Subject):
         again while Hypothesis shrinks) get that call's record: one observation of the plugin,
         judged by every rule that asks, and the same answer on every replay.
 
-        A call that runs out of its bound is made once more with :data:`~.bounds.RETRY_FACTOR` times
-        the bound (and the tool keeps that bound: it is slow here, not hung). One that runs out again
-        is left out (:class:`CaseOutOfTime`): the check goes on with its other cases and ends *errored*
-        unless one of them breaks the rule, never failed for the hang; the tool's other checks go on,
-        unless it hangs on a second, different call too.
+        A call that runs out of its bound is made once more with
+        :data:`~pytest_toolconformance.bounds.RETRY_FACTOR` times the bound (and the tool keeps that
+        bound: it is slow here, not hung). One that runs out again is left out (:class:`CaseOutOfTime`):
+        the check goes on with its other cases and ends *errored* unless one of them breaks the rule,
+        never failed for the hang; the tool's other checks go on, unless it hangs on a second,
+        different call too.
         """
         plugin, tool = self.plugin, self.tool
         assert plugin.host is not None and tool.registration is not None

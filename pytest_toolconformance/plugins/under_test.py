@@ -27,10 +27,10 @@ from typing import Any
 
 import pytest
 
-from pytest_toolconformance import _proc, options
+from pytest_toolconformance import _proc, bounds, options
+from pytest_toolconformance.bounds import RETRY_FACTOR, kit_setup_bound
 from pytest_toolconformance.findings import exception_in
-from pytest_toolconformance.plugins import bounds, workers
-from pytest_toolconformance.plugins.bounds import RETRY_FACTOR, kit_setup_bound
+from pytest_toolconformance.plugins import workers
 from pytest_toolconformance.plugins.loaders import (
     LoadedPlugin,
     PluginTimeoutError,
@@ -282,7 +282,7 @@ def _bounded(fn: Callable[[], Any], timeout: float, what: str) -> Any:
 def load_and_install(index: int, spec: str, path: Path, timeout: float) -> PluginUnderTest:
     """Load one plugin and install it into a fresh reference host; errors are kept, not raised.
 
-    A load that runs out of time is tried once more with :data:`~.bounds.RETRY_FACTOR` times the
+    A load that runs out of time is tried once more with :data:`~pytest_toolconformance.bounds.RETRY_FACTOR` times the
     bound (a busy machine, not a hung plugin); if it runs out again, the plugin is *errored* with the
     phase it was in, never failed under a rule.
     """

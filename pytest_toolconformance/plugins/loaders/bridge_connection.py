@@ -145,7 +145,7 @@ class BridgeConnection:
 
     def stderr_tail(self) -> str:
         """What the bridge wrote to stderr, and stray (unmarked) stdout, last ~4 KB."""
-        return self._process.tail.text()
+        return self._process.stderr_tail()
 
     def wait_ready(self, bound: float) -> None:
         """Wait for the bridge's ``ready`` note (the kit's own start, before any plugin code)."""

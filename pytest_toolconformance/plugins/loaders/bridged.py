@@ -41,7 +41,7 @@ from typing import Any
 
 import pytest_toolconformance
 import reference_host
-from pytest_toolconformance.plugins.bounds import kit_setup_bound
+from pytest_toolconformance.bounds import kit_setup_bound
 from pytest_toolconformance.plugins.loaders.bridge_connection import (
     BridgeClosed,
     BridgeConnection,
@@ -342,8 +342,10 @@ class BridgedPlugin:
     def _take_load(self, answer: Mapping[str, Any], stash: Mapping[str, BaseException] | None = None) -> None:
         """Keep what a load answered, or raise what made it fail."""
         if not answer.get("ok"):
-            tail = self.stderr_tail() or None
+            # Stopped first: the tail is read to the pipe's end, so what the plugin wrote to stderr just
+            # before its load failed is in it (read while the process lives, it could come after the answer).
             self._stop(grace=0)
+            tail = self.stderr_tail() or None
             error = answer.get("error") or {}
             token = error.get("token")
             if token and stash and token in stash:

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from pytest_toolconformance.plugins import bounds
+from pytest_toolconformance import bounds
 from pytest_toolconformance.suites.plugin import PLUGIN_SUITES_DIR
 from tests.paths import NODE_MODULES, PLUGINS
 

@@ -1,14 +1,16 @@
-"""Time bounds of plugin steps that measure the plugin, not the machine's load.
+"""Time bounds that measure the subject, not the machine's load: a plugin's steps and a host's requests.
 
 ``--toolconformance-timeout`` says how long one step of a plugin (its import, its register, one
-call) may take on an unloaded machine. A busy CI runner gives every process a fraction of a core, so
-the same correct step takes several times longer there; a fixed bound would then report a correct
-plugin as hung, and the verdict would change with the load. So the kit calibrates at start, as
+call), or one request to a host, may take on an unloaded machine. A busy CI runner gives every
+process a fraction of a core, so the same correct step takes several times longer there; a fixed
+bound would then report a correct plugin as hung (a host's check as errored), and the verdict would
+change with the load. So the kit calibrates at start, as
 pytest-benchmark calibrates its timer: it runs a fixed piece of CPU work and compares the wall time
 it took with the CPU time it used. On an idle machine the two are equal; where the kit gets a fifth
-of a core they differ fivefold, and every plugin bound is stretched by that factor (capped), printed
-in the header. The kit's own set-up (Node's start, pi's runtime, the stand-ins) is outside every
-bound: it is loaded before the plugin's clock starts (docs/readings.md, "Bounds").
+of a core they differ fivefold, and every plugin bound and host request bound is stretched by that
+factor (capped), printed in the header. The kit's own set-up (Node's start, pi's runtime, the
+stand-ins) is outside every bound: it is loaded before the plugin's clock starts (docs/readings.md,
+"Bounds").
 
 A step that still runs out of its bound is retried once with :data:`RETRY_FACTOR` times the bound;
 if it runs out again it is *errored* (:class:`~pytest_toolconformance.findings.StepOutOfTime`),
@@ -47,13 +49,12 @@ class Calibration:
         """The bound of one plugin step on this machine now, for ``timeout`` on an idle one."""
         return round(timeout * self.factor, 1)
 
-    def sentence(self, timeout: float) -> str:
+    def sentence(self, timeout: float, what: str = "plugin step") -> str:
+        """The header's line: ``what`` ("plugin step", "host request") may take this long now."""
         if self.factor <= 1.0:
-            return (
-                f"plugin step bound {self.bound(timeout):g} s (--toolconformance-timeout; this machine is not loaded)"
-            )
+            return f"{what} bound {self.bound(timeout):g} s (--toolconformance-timeout; this machine is not loaded)"
         return (
-            f"plugin step bound {self.bound(timeout):g} s: --toolconformance-timeout={timeout:g} x {self.factor:g} "
+            f"{what} bound {self.bound(timeout):g} s: --toolconformance-timeout={timeout:g} x {self.factor:g} "
             f"for this machine's load (a fixed piece of work took {self.wall * 1000:.0f} ms for "
             f"{self.cpu * 1000:.0f} ms of CPU); a step out of time is retried once with x{RETRY_FACTOR:g}, then errored"
         )
@@ -95,7 +96,7 @@ def _half_up(value: float) -> float:
     return -(-value * 2 // 1) / 2
 
 
-#: The run's calibration, kept on its config (a plugin run only).
+#: The run's calibration, kept on its config.
 CALIBRATION_KEY = pytest.StashKey[Calibration]()
 #: Where an xdist controller hands its calibration factor to its workers.
 WORKER_FACTOR = "toolconformance_bound_factor"
@@ -113,5 +114,5 @@ def configure(config: pytest.Config) -> Calibration:
 
 
 def of(config: pytest.Config) -> Calibration:
-    """The run's calibration; an uncalibrated run (the fixtures used without a plugin run) gets none."""
+    """The run's calibration; an uncalibrated run (the fixtures used without --toolconformance) gets none."""
     return config.stash.get(CALIBRATION_KEY, Calibration(1.0, 0.0, 0.0))
