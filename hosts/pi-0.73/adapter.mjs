@@ -14,6 +14,7 @@ let ready = null;
 
 const line = {
   version: JSON.parse(readFileSync(new URL(`node_modules/${PI}/package.json`, import.meta.url), "utf8")).version,
+  agent: null,
   faux: null,
   payloadModels: null,
   // The loader keeps the first extension's tool and reports the later one as a conflict
@@ -23,7 +24,7 @@ const line = {
     import(PI), import("@mariozechner/pi-ai"), import("@mariozechner/pi-ai/anthropic"),
     import("@mariozechner/pi-ai/openai-responses"),
   ]).then(([piAgent, piAi, anthropic, openai]) => {
-    agent = piAgent;
+    agent = line.agent = piAgent;
     ai = piAi;
     line.faux = ai;
     line.payloadModels = {
@@ -34,27 +35,17 @@ const line = {
 
   // One faux provider and one model registry for the process: requests are strictly sequential,
   // so each turn sets its responses just before it prompts.
-  async open({ cwd, agentDir, pluginFiles, hooks }) {
+  async models() {
     if (!models) {
       const faux = ai.registerFauxProvider();
       const authStorage = agent.AuthStorage.inMemory();
       authStorage.setRuntimeApiKey(faux.getModel().provider, "no-network");
-      models = { faux, authStorage, registry: agent.ModelRegistry.inMemory(authStorage) };
+      models = { faux, options: { authStorage, modelRegistry: agent.ModelRegistry.inMemory(authStorage) } };
     }
-    const settingsManager = agent.SettingsManager.inMemory({ compaction: { enabled: false }, retry: { enabled: false } });
-    const resourceLoader = new agent.DefaultResourceLoader({
-      cwd, agentDir, settingsManager, additionalExtensionPaths: pluginFiles,
-      extensionFactories: hooks ? [hooks] : [],
-      noSkills: true, noPromptTemplates: true, noThemes: true, noContextFiles: true,
-    });
-    await resourceLoader.reload();
-    const { session } = await agent.createAgentSession({
-      cwd, agentDir, authStorage: models.authStorage, modelRegistry: models.registry, model: models.faux.getModel(),
-      thinkingLevel: "off", resourceLoader, settingsManager, sessionManager: agent.SessionManager.inMemory(cwd),
-    });
-    await session.bindExtensions({});
-    return { session, faux: models.faux, resourceLoader };
+    return models;
   },
+
+  factory: (_name, factory) => factory,
 
   requestTools: (context) => context.tools ?? [],
 

@@ -13,6 +13,7 @@ let ready = null;
 
 const line = {
   version: JSON.parse(readFileSync(new URL(`node_modules/${PI}/package.json`, import.meta.url), "utf8")).version,
+  agent: null,
   faux: null,
   payloadModels: null,
   // pi keeps the extension that registered a tool name first: a later extension's tool of that name
@@ -25,7 +26,7 @@ const line = {
     import("@earendil-works/pi-ai/api/anthropic-messages"), import("@earendil-works/pi-ai/api/openai-responses"),
     import("@earendil-works/pi-ai/compat"),
   ]).then(([piAgent, piAi, anthropic, openai, compat]) => {
-    agent = piAgent;
+    agent = line.agent = piAgent;
     ai = piAi;
     line.faux = ai;
     line.payloadModels = {
@@ -36,7 +37,7 @@ const line = {
 
   // One faux model and one model runtime for the process: requests are strictly sequential, so
   // each turn sets its responses just before it prompts.
-  async open({ cwd, agentDir, pluginFiles, hooks }) {
+  async models() {
     if (!runtime) {
       const faux = ai.fauxProvider();
       const home = mkdtempSync(join(tmpdir(), "toolconformance-pi-models-"));
@@ -45,23 +46,12 @@ const line = {
       });
       models.registerNativeProvider(faux.provider);
       await models.setRuntimeApiKey(faux.provider.id, "no-network");
-      runtime = { faux, models, home };
+      runtime = { faux, options: { modelRuntime: models }, home };
     }
-    const settingsManager = agent.SettingsManager.inMemory({ compaction: { enabled: false }, retry: { enabled: false } });
-    const resourceLoader = new agent.DefaultResourceLoader({
-      cwd, agentDir, settingsManager, additionalExtensionPaths: pluginFiles,
-      extensionFactories: hooks ? [{ name: "toolconformance-hooks", factory: hooks }] : [],
-      noSkills: true, noPromptTemplates: true, noThemes: true, noContextFiles: true,
-    });
-    await resourceLoader.reload();
-    const { faux, models } = runtime;
-    const { session } = await agent.createAgentSession({
-      cwd, agentDir, modelRuntime: models, model: faux.getModel(), thinkingLevel: "off",
-      resourceLoader, settingsManager, sessionManager: agent.SessionManager.inMemory(cwd),
-    });
-    await session.bindExtensions({});
-    return { session, faux, resourceLoader };
+    return runtime;
   },
+
+  factory: (name, factory) => ({ name, factory }),
 
   requestTools: (context) => ai.getCurrentTools(context.messages),
 

@@ -21,9 +21,11 @@
 //   load()                  import pi (seconds; more on a loaded machine); afterwards:
 //   version                 pi's version, for the hello
 //   faux                    pi-ai's { fauxAssistantMessage, fauxText, fauxToolCall }
-//   open({cwd, agentDir, pluginFiles, hooks})  a pi session over those extension files (and `hooks`,
-//                           an extension factory, or null): { session, faux, resourceLoader }, where
-//                           `faux` has setResponses
+//   agent                   pi-coding-agent's module (SettingsManager, DefaultResourceLoader,
+//                           createAgentSession, SessionManager)
+//   models()                the process's one faux model: { faux, options }, where `faux` has setResponses
+//                           and getModel(), and `options` are createAgentSession's model options
+//   factory(name, fn)       an inline extension factory as this line's DefaultResourceLoader takes it
 //   requestTools(context)   the tools of a model request pi built
 //   catalog(session)        [{name, deferred}] of every tool pi holds
 //   payloadModels           { anthropic: [model, stream], openai: [model, stream] } of pi-ai
@@ -78,13 +80,25 @@ function hooksExtension(hooks, ran) {
   };
 }
 
+// A pi session over the installed plugins (and the spec's hooks), as pi itself starts one.
 async function openPi(hooks = []) {
   const hooksRan = [];
-  const opened = await line.open({
-    cwd: state.cwd, agentDir: state.agentDir, pluginFiles: state.plugins.map((p) => p.file),
-    hooks: hooks.length ? hooksExtension(hooks, hooksRan) : null,
+  const { agent } = line;
+  const { cwd, agentDir } = state;
+  const settingsManager = agent.SettingsManager.inMemory({ compaction: { enabled: false }, retry: { enabled: false } });
+  const resourceLoader = new agent.DefaultResourceLoader({
+    cwd, agentDir, settingsManager, additionalExtensionPaths: state.plugins.map((p) => p.file),
+    extensionFactories: hooks.length ? [line.factory("toolconformance-hooks", hooksExtension(hooks, hooksRan))] : [],
+    noSkills: true, noPromptTemplates: true, noThemes: true, noContextFiles: true,
   });
-  return { ...opened, hooksRan, specHooks: hooks };
+  await resourceLoader.reload();
+  const { faux, options } = await line.models();
+  const { session } = await agent.createAgentSession({
+    cwd, agentDir, ...options, model: faux.getModel(), thinkingLevel: "off",
+    resourceLoader, settingsManager, sessionManager: agent.SessionManager.inMemory(cwd),
+  });
+  await session.bindExtensions({});
+  return { session, faux, resourceLoader, hooksRan, specHooks: hooks };
 }
 
 function sessionOf(id) {
