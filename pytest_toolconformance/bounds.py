@@ -56,7 +56,10 @@ class Calibration:
         return (
             f"{what} bound {self.bound(timeout):g} s: --toolconformance-timeout={timeout:g} x {self.factor:g} "
             f"for this machine's load (a fixed piece of work took {self.wall * 1000:.0f} ms for "
-            f"{self.cpu * 1000:.0f} ms of CPU); a step out of time is retried once with x{RETRY_FACTOR:g}, then errored"
+            f"{self.cpu * 1000:.0f} ms of CPU); "
+            # Only a plugin step is retried; a host request out of time is errored at once.
+            + (f"a step out of time is retried once with x{RETRY_FACTOR:g}, then errored" if what == "plugin step"
+               else "a request out of time is errored")
         )
 
 
