@@ -313,6 +313,25 @@ def simplest_arguments(schema: Mapping[str, Any], *, full: bool = False) -> dict
     return {k: simplest_value(v, k) for k, v in properties(schema).items() if full or k in req}
 
 
+def shaped_calls(schema: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The simplest valid call with each optional URL-shaped parameter given a URL (a list of one
+    for a list of URLs): a fetch tool whose URL is optional reaches its request on any example budget."""
+    base = simplest_arguments(schema)
+    calls: list[dict[str, Any]] = []
+    for name, prop in sorted(properties(schema).items()):
+        if name in base or not isinstance(prop, Mapping):
+            continue
+        items = prop.get("items") if prop.get("type") == "array" else None
+        leaf = items if isinstance(items, Mapping) else prop
+        if leaf.get("type") != "string" or "url" not in (string_shape(name, leaf), string_shape(name, prop)):
+            continue
+        url = _SHAPED_VALUES["url"][0]
+        call = {**base, name: [url] if leaf is not prop else url}
+        if valid(schema, call):
+            calls.append(call)
+    return calls
+
+
 # -- breaking calls -------------------------------------------------------------------------------
 
 

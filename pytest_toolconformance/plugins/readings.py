@@ -35,6 +35,8 @@ REFUSAL = re.compile(
     r"|provide (a|an|the|either|one|exactly|at least)\b)\b",
     re.IGNORECASE,
 )
+# A refusal that speaks of the session's state, not of the call's arguments: nothing to act on yet.
+STATE_REFUSAL = re.compile(r"\bno (active|current|open|running|matching|selected) \w+|\buse \w+ first\b", re.IGNORECASE)
 # A throw that names the environment, not the call: a missing program, a missing key or credential,
 # a missing export of an installed package. The seed throws "every transport and host fault"; these
 # are host or configuration faults, the same for a valid call as for a bad one (docs/readings.md).
@@ -46,7 +48,8 @@ ENVIRONMENT_FAULT = re.compile(
     r"|\bERR_(MODULE_NOT_FOUND|PACKAGE_PATH_NOT_EXPORTED)\b",
     re.IGNORECASE,
 )
-_NOT_A_FUNCTION = re.compile(r"([\w$.]+) is not a function")
+# The callee as written, optional chaining included (`params.mode?.trim`: the parameter is there to see).
+_NOT_A_FUNCTION = re.compile(r"([\w$.?]+) is not a function")
 
 
 def environment_cause(record: CallRecord, parameters: Sequence[str] = ()) -> str | None:
@@ -63,7 +66,7 @@ def environment_cause(record: CallRecord, parameters: Sequence[str] = ()) -> str
         return f"it names the environment ({found.group(0)!r})"
     names = set(parameters) | set(record.arguments if isinstance(record.arguments, Mapping) else ())
     for match in _NOT_A_FUNCTION.finditer(text):
-        if not set(re.split(r"[.$]", match.group(1))) & names:
+        if not set(re.split(r"[.$?]+", match.group(1))) & names:
             return f"it names a missing function of the environment ({match.group(0)!r}), none of the parameters"
     return None
 
@@ -232,6 +235,14 @@ class CallRecord:
     def reads_as_refusal(self) -> bool:
         """The answer is a refusal by what it says (an error, something invalid, missing or unavailable)."""
         return self.flagged_error or bool(REFUSAL.search(self.text))
+
+    @property
+    def refuses_for_state(self) -> bool:
+        """A refusal only for the session's state ("No active goal. Use create_goal first.", "No active runs.
+        Nothing to wait for."): it says nothing is there to act on, not that the arguments are wrong."""
+        if self.host_refused or self.thrown or self.flagged_error or not STATE_REFUSAL.search(self.text):
+            return False
+        return not REFUSAL.search(STATE_REFUSAL.sub(" ", self.text))
 
     def refused(self, names: Sequence[str] = ()) -> bool:
         """A refusal: the host refused, or the handler answered text that is one.

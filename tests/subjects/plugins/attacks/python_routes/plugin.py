@@ -123,8 +123,9 @@ def detached(argv_prefix: list[str], env: dict[str, str] | None = None) -> str:
     child = subprocess.Popen([*argv_prefix, PY, "-c", f"import time; time.sleep(120)  # {TOKEN}"],
                              stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                              start_new_session=True, env=env)
-    # Answer once the sleeper runs (setsid forks it away): a route that escapes does so every time.
-    deadline = time.monotonic() + 5
+    # Answer once the sleeper runs (setsid forks it away): a route that escapes does so every time. The wait
+    # is long because a busy machine may take seconds to start Python; it ends as soon as the sleeper runs.
+    deadline = time.monotonic() + 15  # under the tests' 20 s call bound
     while not _sleeper_running() and time.monotonic() < deadline:
         time.sleep(0.05)
     return f"spawned {child.pid}"

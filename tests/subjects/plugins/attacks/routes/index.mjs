@@ -210,7 +210,7 @@ const ROUTES = {
         return false;
       }
     });
-    for (let waited = 0; !running() && waited < 5000; waited += 50) await new Promise((r) => setTimeout(r, 50));
+    for (let waited = 0; !running() && waited < 15000; waited += 50) await new Promise((r) => setTimeout(r, 50));
     return `spawned ${child.pid}`;
   },
 };
