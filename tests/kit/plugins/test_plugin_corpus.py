@@ -32,9 +32,13 @@ VERDICTS = tomllib.loads((CORPUS / "verdicts.toml").read_text("utf-8"))
 THIRD_PARTY = tomllib.loads((CORPUS / "third_party.toml").read_text("utf-8"))
 
 
+THIRD_PARTY_MODULES = CORPUS / "third_party" / "node_modules"
+
+
 def _entry_path(ext: dict) -> Path:
-    """A pi example's entry is relative to pi's examples/extensions/, a published package's to node_modules/."""
-    return CORPUS / "node_modules" / ext["entry"] if "package" in ext else EXTENSIONS / ext["entry"]
+    """A pi example's entry is relative to pi's examples/extensions/, a published package's to the
+    third-party prefix's node_modules/."""
+    return THIRD_PARTY_MODULES / ext["entry"] if "package" in ext else EXTENSIONS / ext["entry"]
 
 
 #: Every judged extension: pi's examples, then the third-party packages.
@@ -170,12 +174,12 @@ def test_seed_sentences_are_the_seeds() -> None:
 def test_third_party_extensions_are_pinned_and_listed_by_their_packages() -> None:
     """Each third-party package is pinned by exact version (installed, not copied), its entry is one its
     package's "pi.extensions" lists, and each cited line exists in the installed file."""
-    pinned = json.loads((CORPUS / "package.json").read_text("utf-8"))["dependencies"]
+    pinned = json.loads((CORPUS / "third_party" / "package.json").read_text("utf-8"))["dependencies"]
     repositories = set()
     for ext in THIRD_PARTY["extension"]:
         name, _, version = ext["package"].rpartition("@")
         assert pinned.get(name) == version, (name, pinned.get(name), version)
-        folder = CORPUS / "node_modules" / name
+        folder = THIRD_PARTY_MODULES / name
         manifest = json.loads((folder / "package.json").read_text("utf-8"))
         assert manifest["version"] == version and manifest.get("license") == "MIT", (name, manifest["version"])
         listed = {(folder / e).resolve() for e in manifest["pi"]["extensions"]}

@@ -14,6 +14,7 @@ import hypothesis.strategies  # noqa: F401 - imported outside the inner run (see
 import pytest
 
 from pytest_toolconformance.host.wire.outcomes import is_errored
+from pytest_toolconformance.options import DEFAULT_TIMEOUT
 from tests.paths import WIRE_HOSTS
 
 HOSTS = WIRE_HOSTS
@@ -26,7 +27,7 @@ def test_a_host_hanging_on_its_10th_request_errors_only_the_checks_that_met_it(
     marker = tmp_path / "state"
     command = shlex.join([sys.executable, str(HOSTS / "hang_once_host.py"), str(marker), str(times)])
     reprec = pytester.inline_run(
-        "--toolconformance", f"--toolconformance-host=exec:{command}", "--toolconformance-timeout=1",
+        "--toolconformance", f"--toolconformance-host=exec:{command}", f"--toolconformance-timeout={DEFAULT_TIMEOUT:g}",
         "--toolconformance-max-examples=5", "-k", "EXT or CAP", "-p", "no:cacheprovider",
     )
     assert marker.read_text("utf-8").split()[1] == str(times), "the host did not hang as often as asked"
