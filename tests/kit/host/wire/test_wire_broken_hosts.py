@@ -22,7 +22,7 @@ from tests.paths import WIRE_HOSTS
 HOSTS = WIRE_HOSTS
 #: Below the kit's default on purpose: every request of these hosts is broken (a hang, a crash, a wrong line),
 #: so no correct answer waits on the bound and it decides no verdict; the default only made the run longer
-#: (hang_host: 26 s at idle and 9 min at load 13 with the default, against 5 s and about a minute with this).
+#: (hang_host took 26 s at idle and 9 min at load 13 with the default).
 TIMEOUT = 1.0
 
 #: host script -> what every errored report must say about its fault.
