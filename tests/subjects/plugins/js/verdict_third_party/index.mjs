@@ -9,7 +9,9 @@ const RUNS = new Map();
 
 export function register(ctx) {
   // Correct: every parameter optional, and the call naming none is complete ("wait for all"); with no run
-  // in the session it answers with the state, which is no choice between alternatives (SCHEMA-3).
+  // in the session it answers with the state, which is no choice between alternatives (SCHEMA-3). Like
+  // pi-subagents' bg_wait it checks its own parameters' types and lets unknown ones through, so an
+  // unknown-only call gets that state answer too (a refusal, for NAME-6; no missing alternatives).
   ctx.registerTool(defineTool({
     name: "WaitForRuns",
     label: "Wait for runs",
@@ -22,7 +24,8 @@ export function register(ctx) {
     execute: async (_callId, params) => {
       const spec = { id: { type: "string", optional: true }, all: { type: "boolean", optional: true },
         timeoutMs: { type: "integer", optional: true } };
-      const refused = refusal(params, spec);
+      const declared = Object.fromEntries(Object.keys(spec).filter((k) => k in params).map((k) => [k, params[k]]));
+      const refused = refusal(declared, spec);
       if (refused) return result(refused);
       if (params.id !== undefined && !RUNS.has(params.id)) return result(`Run ${params.id} not found.`);
       return result("No active runs in this session. Nothing to wait for.");
