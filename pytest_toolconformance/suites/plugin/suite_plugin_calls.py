@@ -72,6 +72,7 @@ def test_valid_call_result(toolconformance_subject: ToolSubject) -> None:
 
     with subject.reporting():
         # The simplest valid call first, as a case of the property: one that never ends leaves the others.
+        # Then each optional URL parameter given a URL, so a fetch behind it runs on any example budget.
         run_property(call_arguments_for(schema), check, examples=[simplest_arguments(schema), *shaped_calls(schema)],
                      share_draws=True)
         if can_break(schema):
@@ -341,7 +342,8 @@ def _probe_values(prop: Any, name: str) -> list[Any]:
 
 
 def _call_with_valid_arguments(subject: Subject, schema: dict, check: Callable[[dict], None]) -> None:
-    """The ERR-3/ERR-4 drive: the simplest valid call, then generated valid ones, a hung tool reported once."""
+    """The ERR-3/ERR-4 drive: the simplest valid call and each optional URL parameter given a URL, then
+    generated valid ones, a hung tool reported once."""
     with subject.reporting():
         run_property(call_arguments_for(schema), check, examples=[simplest_arguments(schema), *shaped_calls(schema)],
                      share_draws=True)
