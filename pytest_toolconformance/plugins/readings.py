@@ -22,6 +22,9 @@ from reference_host import is_transport_failure
 NETWORK_CODES = frozenset({"ECONNREFUSED", "ENOTFOUND", "ECONNRESET", "ETIMEDOUT", "EAI_AGAIN", "EHOSTUNREACH"})
 
 
+# A refusal that speaks of the session's state, not of the call's arguments: nothing to act on yet.
+_STATE = r"no (active|current|open|running|matching|selected) \w+|use \w+ first"
+STATE_REFUSAL = re.compile(rf"\b({_STATE})\b", re.IGNORECASE)
 # What a refusal says, in the words real handlers use ("Error: UI not available", "no parameters are
 # accepted", "name must be a string", "Unknown parameter", "file not found", "No active goal. Use
 # create_goal first.", "Please provide a query").
@@ -30,13 +33,11 @@ REFUSAL = re.compile(
     r"|not (allowed|available|supported|accepted|permitted|found|a valid|valid|recognized|expected)"
     r"|no \w+ (is|are) (accepted|allowed|supported|expected)|cannot|can't|unable|refuse[sd]?|expected"
     r"|no such|does not exist|doesn't exist|failed|denied|forbidden"
-    r"|no (active|current|open|running|matching|valid|selected) \w+|use \w+ first"
+    r"|no valid \w+|" + _STATE +
     r"|please (provide|specify|give|pass|set|supply|enter|use|call)"
     r"|provide (a|an|the|either|one|exactly|at least)\b)\b",
     re.IGNORECASE,
 )
-# A refusal that speaks of the session's state, not of the call's arguments: nothing to act on yet.
-STATE_REFUSAL = re.compile(r"\bno (active|current|open|running|matching|selected) \w+|\buse \w+ first\b", re.IGNORECASE)
 # A throw that names the environment, not the call: a missing program, a missing key or credential,
 # a missing export of an installed package. The seed throws "every transport and host fault"; these
 # are host or configuration faults, the same for a valid call as for a bad one (docs/readings.md).
