@@ -69,8 +69,14 @@ def test_broken_host_is_reported_as_errored(host: str, pytester: pytest.Pytester
         # Issue 24, item 1: the fault in full once; every check after it one line, not a traceback each.
         after = [r for r in errored if _text(r).startswith("not run: wire host")]
         assert after and all("\n" not in _text(r) for r in after), host
-        # Stderr only with the faults before giving up (at most 3 restarts + 1) and the first check given up in.
-        assert sum("host stderr" in _text(r) for r in errored) <= 5, host
+        # Stderr only with the faults met before giving up and at the first check given up in; never after.
+        # (How many checks meet a fault before that is not fixed: a check that met none gives the budget
+        # back, and which checks of a hypothesis state machine's replays meet one depends on the machine.)
+        first = next(i for i, r in enumerate(errored) if "the kit gave up on it" in _text(r))
+        later = [f"{r.nodeid} ({r.when})" for r in errored[first + 1:] if "host stderr" in _text(r)]
+        assert not later, f"{host}: stderr shown again after the first check given up in: {later[:5]}"
+        if host == "hang_host":  # the one of them that writes to stderr (what it hangs on)
+            assert "host stderr" in _text(errored[first]), _text(errored[first])
 
 
 @pytest.mark.parametrize(("command", "says"), [
