@@ -49,6 +49,11 @@ class StepOutOfTime(Exception):
     """
 
 
+class NoFreshInstance(StepOutOfTime):
+    """The kit could not give a check a fresh instance of its plugin (the new instance's load ran out of
+    time, ended or failed): errored like a step out of time, since no call of the check was made."""
+
+
 class CaseOutOfTime(StepOutOfTime):
     """One call of a check ran out of time: that case is left out and the check goes on.
 

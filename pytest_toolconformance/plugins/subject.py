@@ -257,6 +257,7 @@ class ToolSubject(Subject):
         """One call at ``scale`` times the plugin's bound: its record, and whether it ran out of time."""
         plugin, tool = self.plugin, self.tool
         assert plugin.host is not None
+        plugin.instance_for(self.nodeid)
         self.calls_made += 1
         call_id = f"tc-{plugin.index}-{next(plugin.ids)}"
         workdir = Path(tempfile.mkdtemp(prefix="call-", dir=plugin.workdir))

@@ -29,7 +29,7 @@ import pytest
 
 from pytest_toolconformance import _proc, bounds, options
 from pytest_toolconformance.bounds import RETRY_FACTOR, kit_setup_bound
-from pytest_toolconformance.findings import exception_in
+from pytest_toolconformance.findings import NoFreshInstance, exception_in
 from pytest_toolconformance.plugins import workers
 from pytest_toolconformance.plugins.loaders import (
     LoadedPlugin,
@@ -44,6 +44,7 @@ from reference_host import (
     HostError,
     InstallFinding,
     InstallReport,
+    PluginLoadError,
     Refusal,
     Registration,
     Tool,
@@ -154,12 +155,36 @@ class PluginUnderTest:
         self.answers: dict[str, CallRecord] = {}  # see Subject.call
         self.attempted: dict[str, Any] = {}  # tool name -> the parameters it was registered with
         self.markers: dict[str, str] = {}
+        #: The check whose calls the plugin's running instance has seen (None: none since it was loaded).
+        self.state_of: str | None = None
         self.ids = itertools.count(1)
         self.workdir = Path(tempfile.mkdtemp(prefix=f"toolconformance-{slug(self.name)}-", dir=scratch_root()))
 
     @property
     def ok(self) -> bool:
         return self.error is None and self.host is not None
+
+    def instance_for(self, nodeid: str) -> None:
+        """Before a call of the check ``nodeid``: a plugin instance that no other check has called, so
+        what earlier checks' calls left in its module state (a store, a counter, a quota) decides
+        nothing here; the calls within one check share it (a check may be about a sequence). A plugin
+        run in the kit's own process has no other instance to give: its checks share one (the header
+        says it runs there). Raises :class:`NoFreshInstance` when the new instance does not load."""
+        if self.state_of in (None, nodeid):
+            self.state_of = nodeid
+            return
+        bridged = self.loaded.plugin if self.loaded is not None and not self.loaded.in_process else None
+        fresh = getattr(bridged, "fresh_instance", None)
+        if callable(fresh):
+            try:
+                fresh()
+            except PluginLoadError as exc:
+                self.state_of = None
+                raise NoFreshInstance(
+                    f"plugin {self.name}: the kit could not load a fresh instance of it for this check, so no call "
+                    f"was made (each check calls an instance no other check has called): {exc}"
+                ) from None
+        self.state_of = nodeid
 
     def describe(self) -> str:
         if self.error is not None:

@@ -9,7 +9,7 @@ to the same process.
 Line protocol (the full version is at the top of ``js/bridge.mjs``): one JSON object per line.
 
 * kit -> bridge on stdin, one request at a time, each with an ``id``:
-  ``{id, op:"load", entry, kind:"esm"|"ts"|"python", replay, workspace, mirror}``,
+  ``{id, op:"load", entry, kind:"esm"|"ts"|"python", replay, fresh, workspace, mirror}``,
   ``{id, op:"call", tool, handle, callId, params, cwd, access, identity, accountUserId}``,
   ``{id, op:"mirror", access, identity, accountUserId}``, ``{id, op:"ping"}``.
 * bridge -> kit on stdout, each line prefixed with a per-process random marker: answers
@@ -172,6 +172,8 @@ class BridgedPlugin:
         self._mirror: dict[str, Any] = {"access": None, "identity": None, "accountUserId": None}
         self._stash: dict[str, BaseException] = {}
         self._registering = False
+        #: Whether a fresh instance can be had in the running process (see fresh_instance).
+        self._fresh_in_process = True
 
     # -------------------------------------------------------------------- what a language says
     def _argv(self) -> list[str]:
@@ -255,6 +257,28 @@ class BridgedPlugin:
         out["reads"] = notes.reads
         out["logs"] = notes.logs
         return out
+
+    def fresh_instance(self) -> None:
+        """Give the tools a fresh instance of the plugin, so a call sees nothing earlier calls left in
+        its module state: imported and registered again (pi's startup events run again too) in the
+        running process, as pi's own reload does. A plugin whose second instance is not like its first
+        (it fails to load, or registers other tools: a guard on ``globalThis``, say) gets a new process
+        instead, now and from then on. Raises like a load (out of time, ended, failed)."""
+        with self._lock:
+            before = list(self.tools)
+            if self._fresh_in_process and self._running() and self._loaded:
+                try:
+                    self._take_load(self._request({**self._load_message(replay=True), "fresh": True},
+                                                  what="loading a fresh instance of the plugin"))
+                    if self.tools == before:
+                        return
+                except PluginLoadError:
+                    pass
+                self._fresh_in_process = False
+            self._stop(grace=0)
+            self._start()
+            self._take_load(self._request(self._load_message(replay=True),
+                                          what="loading the plugin in a new process for a fresh instance"))
 
     def push_access(self, access: Any, identity: Any, account: str | None) -> None:
         """Update what the plugin's ``ctx.current*()`` answer between calls."""

@@ -707,3 +707,72 @@ def test_call_raw_without_register_loads_headless(plugins) -> None:
     assert answer["result"]["details"] == {"identity": {"userId": "raw"}, "access": {"admin": True}, "account": "x"}
     assert answer["reads"] == ["currentIdentity", "currentAccess", "currentAccountUserId"]
     assert answer["network"] == []
+
+
+# ------------------------------------------------------------------------------ fresh instances
+
+COUNTER_TS = """
+import { defineTool } from "@earendil-works/pi-coding-agent";
+import { Type } from "typebox";
+import { next } from "./counter.ts";
+
+export function register(ctx: { registerTool: (tool: unknown) => void }): void {
+  ctx.registerTool(defineTool({
+    name: "Count", label: "Count", description: "Counts its calls.",
+    parameters: Type.Object({}),
+    execute: async () => ({ content: [{ type: "text", text: String(next()) }], details: {} }),
+  }));
+}
+"""
+
+
+def _counting(folder: Path, entry: str, source: str) -> Path:
+    (folder / "node_modules").mkdir(parents=True)
+    for package in ("typebox", "@earendil-works", "jiti"):
+        (folder / "node_modules" / package).symlink_to(NODE_MODULES / package)
+    return write_plugin(folder, source, entry)
+
+
+@pytest.mark.parametrize("form", ["esm", "ts"])
+def test_a_fresh_instance_starts_from_the_plugins_initial_state(plugins, tmp_path: Path, form: str) -> None:
+    """Issue 20, item 6: module state (here a counter; in a TS plugin, kept in a sibling module) is the
+    plugin's initial state again in a fresh instance, in the same process, with the same handles."""
+    if form == "ts":
+        entry = _counting(tmp_path / "ts", "index.ts", COUNTER_TS)
+        (entry.parent / "counter.ts").write_text("let n = 0;\nexport const next = (): number => ++n;\n")
+    else:
+        entry = write_plugin(tmp_path / "esm", COUNTER_TS.replace('import { next } from "./counter.ts";',
+                                                                   "let n = 0;\nconst next = () => ++n;")
+                             .replace(": { registerTool: (tool: unknown) => void }): void", ")"), "index.mjs")
+        (entry.parent / "node_modules").symlink_to(NODE_MODULES)
+    plugin = plugins(entry)
+    ctx = registered(plugin)
+    count = ctx.tool("Count").execute
+    assert [text_of(count(f"c{i}", {})) for i in range(3)] == ["1", "2", "3"]
+    pid, tools = plugin.pid, list(plugin.tools)
+    plugin.fresh_instance()
+    assert [text_of(count(f"d{i}", {})) for i in range(2)] == ["1", "2"]
+    assert (plugin.pid, plugin.tools) == (pid, tools), "the same process and handles"
+    assert len(ctx.registered) == 1, "a fresh instance registers nothing new on the host"
+
+
+def test_a_plugin_whose_second_instance_differs_gets_a_new_process(plugins, tmp_path: Path) -> None:
+    """A guard on globalThis (register once per process) gives a second instance in the same process no
+    tools: the kit starts a new process for it instead, this time and the next."""
+    guarded = COUNTER_TS.replace('import { next } from "./counter.ts";', "let n = 0;\nconst next = () => ++n;").replace(
+        ": { registerTool: (tool: unknown) => void }): void {",
+        ") {\n  if (globalThis.__countLoaded) return;\n  globalThis.__countLoaded = true;")
+    entry = write_plugin(tmp_path / "guarded", guarded, "index.mjs")
+    (entry.parent / "node_modules").symlink_to(NODE_MODULES)
+    plugin = plugins(entry)
+    ctx = registered(plugin)
+    count = ctx.tool("Count").execute
+    assert text_of(count("c1", {})) + text_of(count("c2", {})) == "12"
+    first = plugin.pid
+    plugin.fresh_instance()
+    assert plugin.tools == [(0, "Count")] and plugin.pid not in (None, first)
+    assert text_of(count("c3", {})) == "1"
+    second = plugin.pid
+    plugin.fresh_instance()
+    assert plugin.pid not in (None, first, second), "no second try in the same process"
+    assert text_of(count("c4", {})) == "1"

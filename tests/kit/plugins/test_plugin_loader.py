@@ -100,6 +100,31 @@ def test_python_folder_with_manifest_imports_siblings_without_polluting_sys_path
     assert sys.path == before
 
 
+def test_a_fresh_python_instance_imports_the_plugins_modules_anew(tmp_path: Path) -> None:
+    """Issue 20, item 6: a bridged Python plugin's fresh instance (each check gets one) starts from its
+    initial module state, kept here in a sibling module, in the same process."""
+    (tmp_path / "counter.py").write_text("calls = 0\n\ndef next_call():\n    global calls\n    calls += 1\n"
+                                         "    return calls\n")
+    (tmp_path / "plugin.py").write_text(
+        "from counter import next_call\nfrom reference_host import define_tool\n\n"
+        "def register(ctx):\n    ctx.register_tool(define_tool(name='Count', label='Count', description='Counts.',\n"
+        "        parameters={'type': 'object', 'properties': {}},\n"
+        "        execute=lambda call_id, params: {'content': [{'type': 'text', 'text': str(next_call())}],"
+        " 'details': {}}))\n")
+    loaded = load_plugin(tmp_path / "plugin.py", in_process=False)
+    plugin = loaded.plugin
+    try:
+        ctx = Ctx()
+        run_register(plugin, ctx)
+        texts = [run_execute(ctx.tools[0], {})["content"][0]["text"] for _ in range(3)]
+        pid = plugin.pid
+        plugin.fresh_instance()
+        texts += [run_execute(ctx.tools[0], {})["content"][0]["text"] for _ in range(2)]
+        assert texts == ["1", "2", "3", "1", "2"] and plugin.pid == pid
+    finally:
+        plugin.close()
+
+
 def test_python_plugins_get_unique_module_names(tmp_path: Path) -> None:
     first = tmp_path / "a" / "plugin.py"
     second = tmp_path / "b" / "plugin.py"

@@ -458,6 +458,9 @@ VERDICTS = [
     # item 7: an enum named scope is no path (NAME-2); optional parameters are no choice (SCHEMA-3); a
     # plain "No active goal. Use create_goal first." is a refusal (SCHEMA-4, NAME-6).
     pytest.param(JS / "verdict_readings", set(), set(), id="readings-held-to-the-seed"),
+    # item 6: a quota kept in module state, spent by earlier checks, made SCHEMA-3 not applicable and gave
+    # two false NAME-6 advisories; each check now calls an instance no other check has called.
+    pytest.param(JS / "verdict_isolation", set(), set(), id="state-left-by-earlier-checks"),
     # What the kit judged wrong or missed on third-party extensions (tests/subjects/corpus/third_party.toml):
     # a state answer is no choice (SCHEMA-3), a directory beside the file target and an optional output
     # are no scope and no primary target (NAME-2, NAME-1); an optional URL still reaches the fetch (ERR-3)
@@ -480,6 +483,9 @@ def test_real_extension_problems_are_judged_right(
     else:
         # Never skipped as unusable: the tool hung on one call only.
         assert not [o for o in run.outcomes if "is unusable" in o.message], [o.nodeid for o in run.outcomes]
+    if path.name == "verdict_isolation":
+        assert {r for o in run.passed() for r in o.rules} >= {"SCHEMA-3", "NAME-6", "ERR-2"}, run.outcomes
+        assert not run.advisories(), run.advisories()
     if path.name == "verdict_environment_throw":
         assert sum(a.startswith("[ERR-2]") and "host or configuration fault" in a for a in run.advisories()) == 2
 

@@ -9,7 +9,9 @@
 //
 //   Python -> node, on stdin: requests, each with a numeric "id"; one at a time (the Python side
 //   holds a lock and waits for the answer before sending the next request).
-//     {id, op:"load", entry, kind:"esm"|"ts", replay:bool, workspace, mirror:{access, identity, accountUserId}}
+//     {id, op:"load", entry, kind:"esm"|"ts", replay:bool, fresh:bool, workspace, mirror:{access, identity, accountUserId}}
+//         (fresh: a new instance of the plugin in this process, for a check that must not see what
+//         earlier checks' calls left in the old one; its registrations are reported as on a replay)
 //     {id, op:"call", tool, handle, callId, params, cwd, access, identity, accountUserId}
 //     {id, op:"mirror", access, identity, accountUserId}        (update the live ctx mirror)
 //     {id, op:"ping"}
@@ -50,6 +52,7 @@
 // against accidental traffic, not a sandbox (child processes and worker threads are not covered).
 
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import util from "node:util";
 import readline from "node:readline";
@@ -415,6 +418,9 @@ function phase(name) {
 // ---------------------------------------------------------------------------------------------
 // Loading.
 
+// How many instances of the plugin this process has imported: each load after the first is a fresh one.
+let instances = 0;
+
 async function importTypeScript(entry) {
   const requireFromPlugin = createRequire(path.join(path.dirname(entry), "__toolconformance__.js"));
   const found = jitiPath(requireFromPlugin, resolution.pi);
@@ -428,15 +434,25 @@ async function importTypeScript(entry) {
   const { createJiti } = fs.existsSync(esm) ? await import(pathToFileURL(esm).href) : requireFromPlugin(found);
   const jiti = createJiti(pathToFileURL(entry).href, {
     alias: { ...TRANSPORT_SHIMS.esm, ...resolution.aliases },
-    fsCache: false, // never write transpile caches into the plugin's tree
+    // As pi's loader does: every import evaluates the extension's modules anew, so a fresh instance is
+    // fresh all through (its own files and what jiti loads for it), while the packages Node imports
+    // natively (pi, TypeBox) stay loaded.
+    moduleCache: false,
+    // Transpiled once into the process's own temporary folder (never the plugin's tree), so a fresh
+    // instance costs an evaluation, not a transpilation.
+    fsCache: path.join(os.tmpdir(), "toolconformance-jiti"),
     interopDefault: false,
   });
   return jiti.import(entry);
 }
 
 async function importEntry(entry, kind) {
+  instances += 1;
   if (kind === "ts") return importTypeScript(entry);
-  return import(pathToFileURL(entry).href);
+  // A native ES module is evaluated once per URL: a fresh instance gets a URL of its own (the modules
+  // it imports stay shared; a TypeScript entry goes through jiti, which renews them too).
+  const url = pathToFileURL(entry).href;
+  return import(instances === 1 ? url : `${url}?toolconformance-instance=${instances}`);
 }
 
 function pickForm(mod) {
@@ -521,6 +537,10 @@ async function doLoad(request) {
     const error = new Error(`exports found: ${names.length ? names.join(", ") : "none"}`);
     error.name = "NotAPlugin";
     return { ok: false, error: describeError(error, "not-a-plugin") };
+  }
+  if (request.fresh) {
+    // A fresh instance replaces the old one: its registrations take the same handles, in order.
+    tools.length = 0;
   }
   loading = { sync: !request.replay, replay: Boolean(request.replay) };
   const pi = picked.form === "pi-extension" ? createPiApi({ registerTool, log, extras: ctxApi, execCwd: () => process.cwd() }) : null;

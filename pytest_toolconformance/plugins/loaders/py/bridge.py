@@ -236,10 +236,31 @@ def _settle(value: Any) -> Any:
     return loop.run_until_complete(value) if inspect.isawaitable(value) else value
 
 
+def _forget_plugin_modules(entry: Path) -> None:
+    """Drop the modules imported from the plugin's folder, so a fresh instance imports its siblings
+    anew too (the entry itself is executed anew on every load)."""
+    folder = entry.resolve().parent
+    # Never the kit's own modules (a plugin may sit above them) nor installed packages (a virtualenv in
+    # the plugin's folder): a second copy of reference_host would not know its own Tool class, and an
+    # extension module cannot be imported twice.
+    keep = (Path(sys.modules["reference_host"].__file__ or "").resolve().parent, _LOADERS.parent)
+    for name, module in list(sys.modules.items()):
+        file = getattr(module, "__file__", None)
+        if not isinstance(file, str) or name.startswith("_toolconformance_python_"):
+            continue
+        where = Path(file).resolve()
+        if (where.is_relative_to(folder) and not any(where.is_relative_to(k) for k in keep)
+                and not {"site-packages", "dist-packages"} & set(where.parts)):
+            del sys.modules[name]
+
+
 def do_load(request: dict[str, Any]) -> dict[str, Any]:
     global loading
     mirror.update({key: (request.get("mirror") or {}).get(key) for key in mirror})
     entry = Path(str(request.get("entry")))
+    if request.get("fresh"):
+        _forget_plugin_modules(entry)
+        tools.clear()  # the fresh instance's registrations take the same handles, in order
     send({"op": "phase", "id": current_id, "phase": "import"})
     try:
         module = _importer.load_python_plugin(entry)
