@@ -208,9 +208,11 @@ class ToolSubject(Subject):
     def call(self, arguments: Any, *, via: str = "host", session: HarnessSession | None = None) -> CallRecord:
         """Call the tool once in a fresh working directory; never raises for what the tool does.
 
-        In the default session, arguments the tool was already called with (by another rule, or
-        again while Hypothesis shrinks) get that call's record: one observation of the plugin,
-        judged by every rule that asks, and the same answer on every replay.
+        In the default session, arguments the tool was already called with in this check (again while
+        Hypothesis shrinks, say) get that call's record: one observation of the plugin's instance,
+        the same answer on every replay. Another check's records are never reused: each check calls
+        an instance of its own (:meth:`PluginUnderTest.instance_for`), and an answer of another
+        instance (a random name it picked, a counter) is no observation of this one.
 
         A call that runs out of its bound is made once more with
         :data:`~pytest_toolconformance.bounds.RETRY_FACTOR` times the bound (and the tool keeps that
@@ -224,7 +226,7 @@ class ToolSubject(Subject):
         self._check_broken()
         call_key = _answer_key(tool.name, via, arguments)
         key = call_key if session is None else None
-        if key is not None and key in plugin.answers:
+        if key is not None and plugin.state_of == self.nodeid and key in plugin.answers:
             self.calls_recalled += 1
             return plugin.answers[key]
         hung = plugin.hung.setdefault(tool.name, {})

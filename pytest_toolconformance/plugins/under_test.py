@@ -170,7 +170,10 @@ class PluginUnderTest:
         nothing here; the calls within one check share it (a check may be about a sequence). A plugin
         run in the kit's own process has no other instance to give: its checks share one (the header
         says it runs there). Raises :class:`NoFreshInstance` when the new instance does not load."""
-        if self.state_of in (None, nodeid):
+        if self.state_of == nodeid:
+            return
+        self.answers.clear()  # observations of the instance the previous check called
+        if self.state_of is None:
             self.state_of = nodeid
             return
         bridged = self.loaded.plugin if self.loaded is not None and not self.loaded.in_process else None

@@ -36,7 +36,7 @@ def toolconformance_subject(
     if made or recalled:
         note_statistic(
             f"{made + recalled} call{'s' * (made + recalled != 1)} of the plugin: {made} made, "
-            f"{recalled} answered with the record of the same call made earlier in this run"
+            f"{recalled} answered with the record of the same call made earlier in this check"
         )
 
 
