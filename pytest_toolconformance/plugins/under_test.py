@@ -127,6 +127,10 @@ class ToolUnderTest:
         return f"<tool {self.plugin.name}/{self.name}>"
 
 
+#: ``PluginUnderTest.state_of`` after a fresh instance failed to load: no check's instance is running.
+_NO_INSTANCE = "(no instance)"
+
+
 class PluginUnderTest:
     """One ``--toolconformance-plugin``: loaded, installed, or the reason it could not be."""
 
@@ -180,9 +184,18 @@ class PluginUnderTest:
         fresh = getattr(bridged, "fresh_instance", None)
         if callable(fresh):
             try:
-                fresh()
+                try:
+                    fresh()
+                except PluginTimeoutError:
+                    # As every plugin step: once more with a longer bound before it is reported.
+                    saved = (bridged.timeout, bridged.import_timeout)
+                    bridged.timeout, bridged.import_timeout = (bound * RETRY_FACTOR for bound in saved)
+                    try:
+                        fresh()
+                    finally:
+                        bridged.timeout, bridged.import_timeout = saved
             except PluginLoadError as exc:
-                self.state_of = None
+                self.state_of = _NO_INSTANCE  # the next check tries again, never calls what is left
                 raise NoFreshInstance(
                     f"plugin {self.name}: the kit could not load a fresh instance of it for this check, so no call "
                     f"was made (each check calls an instance no other check has called): {exc}"

@@ -447,6 +447,42 @@ def test_the_kits_own_set_up_is_not_the_plugins_time(
     ]
 
 
+ONCE_PER_WORKSPACE = """
+import fs from "node:fs";
+import path from "node:path";
+import { defineTool } from "@earendil-works/pi-coding-agent";
+import { Type } from "typebox";
+
+export function register(ctx) {
+  // Registers once per workspace: a second instance, in this process or another, refuses to load.
+  const marker = path.join(process.cwd(), ".registered");
+  if (fs.existsSync(marker)) throw new Error("already registered in this workspace");
+  fs.writeFileSync(marker, "");
+  ctx.registerTool(defineTool({
+    name: "Echo", label: "Echo", description: "Returns the supplied text.",
+    parameters: Type.Object({ value: Type.String({ description: "Text to return." }) }),
+    execute: async (_id, params) => ({ content: [{ type: "text", text: String(params.value) }], details: {} }),
+  }));
+}
+"""
+
+
+def test_a_check_without_a_fresh_instance_is_errored(pytester: pytest.Pytester, node_ready: str,
+                                                     tmp_path: Path) -> None:
+    """Issue 20, item 6: a plugin whose second instance does not load has its first check judged; every
+    later check that would call it is errored, saying why, and no rule fails for it."""
+    folder = tmp_path / "once_per_workspace"
+    folder.mkdir()
+    (folder / "node_modules").symlink_to(NODE_MODULES)
+    (folder / "index.mjs").write_text(ONCE_PER_WORKSPACE)
+    run = run_suites(pytester, folder / "index.mjs", extra=("--toolconformance-max-examples=1",))
+    assert not run.failed(), run.describe()
+    errored = [o for o in run.outcomes if o.outcome == "errored"]
+    assert errored and all("could not load a fresh instance of it for this check" in o.message for o in errored)
+    assert "already registered in this workspace" in errored[0].message
+    assert len(run.passed()) >= 1, "the first check calls the instance loaded for the run"
+
+
 # Issue 20: one plugin per problem the kit had with real extensions, each judged right now.
 VERDICTS = [
     # item 2: a hang is errored where it is met, and the tool's other checks still find the real failure.
