@@ -18,7 +18,14 @@ import pytest
 
 from pytest_toolconformance import options
 from pytest_toolconformance.bounds import RETRY_FACTOR
-from pytest_toolconformance.findings import CaseOutOfTime, Finding, StepOutOfTime, ToolConformanceAdvisory, shorten
+from pytest_toolconformance.findings import (
+    CaseOutOfTime,
+    Finding,
+    NoFreshInstance,
+    StepOutOfTime,
+    ToolConformanceAdvisory,
+    shorten,
+)
 from pytest_toolconformance.plugins.loaders import (
     PluginExitError,
     PluginTimeoutError,
@@ -259,7 +266,10 @@ class ToolSubject(Subject):
         """One call at ``scale`` times the plugin's bound: its record, and whether it ran out of time."""
         plugin, tool = self.plugin, self.tool
         assert plugin.host is not None
-        plugin.instance_for(self.nodeid)
+        try:
+            plugin.instance_for(self.nodeid)
+        except NoFreshInstance as exc:
+            raise NoFreshInstance(f"[{self.rule}] {exc}") from None
         self.calls_made += 1
         call_id = f"tc-{plugin.index}-{next(plugin.ids)}"
         workdir = Path(tempfile.mkdtemp(prefix="call-", dir=plugin.workdir))

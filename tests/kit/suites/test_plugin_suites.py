@@ -478,7 +478,8 @@ def test_a_check_without_a_fresh_instance_is_errored(pytester: pytest.Pytester, 
     run = run_suites(pytester, folder / "index.mjs", extra=("--toolconformance-max-examples=1",))
     assert not run.failed(), run.describe()
     errored = [o for o in run.outcomes if o.outcome == "errored"]
-    assert errored and all("could not load a fresh instance of it for this check" in o.message for o in errored)
+    assert errored and all("could not load a fresh instance of it for this check" in o.message and
+                           o.message.startswith(f"[{o.rules[0]}] plugin once_per_workspace") for o in errored)
     assert "already registered in this workspace" in errored[0].message
     assert len(run.passed()) >= 1, "the first check calls the instance loaded for the run"
 
