@@ -243,7 +243,7 @@ def _forget_plugin_modules(entry: Path) -> None:
     # Never the kit's own modules (a plugin may sit above them) nor installed packages (a virtualenv in
     # the plugin's folder): a second copy of reference_host would not know its own Tool class, and an
     # extension module cannot be imported twice.
-    keep = (Path(sys.modules["reference_host"].__file__ or "").resolve().parent, _LOADERS.parent)
+    keep = (Path(sys.modules["reference_host"].__file__ or "").resolve().parent, _LOADERS.parents[1])
     for name, module in list(sys.modules.items()):
         file = getattr(module, "__file__", None)
         if not isinstance(file, str) or name.startswith("_toolconformance_python_"):
