@@ -50,8 +50,9 @@ class StepOutOfTime(Exception):
 
 
 class NoFreshInstance(StepOutOfTime):
-    """The kit could not give a check a fresh instance of its plugin (the new instance's load ran out of
-    time, ended or failed): errored like a step out of time, since no call of the check was made."""
+    """The kit could not give a check's call an instance of its plugin (a fresh one for the check, or
+    the plugin loaded again after its process ended; that load ran out of time, ended or failed):
+    errored like a step out of time, since no call was made."""
 
 
 class CaseOutOfTime(StepOutOfTime):

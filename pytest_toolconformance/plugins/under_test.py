@@ -172,34 +172,33 @@ class PluginUnderTest:
         """Before a call of the check ``nodeid``: a plugin instance that no other check has called, so
         what earlier checks' calls left in its module state (a store, a counter, a quota) decides
         nothing here; the calls within one check share it (a check may be about a sequence). A plugin
-        run in the kit's own process has no other instance to give: its checks share one (the header
-        says it runs there). Raises :class:`NoFreshInstance` when the new instance does not load."""
-        if self.state_of == nodeid:
-            return
-        self.answers.clear()  # observations of the instance the previous check called
-        if self.state_of is None:
-            self.state_of = nodeid
-            return
+        whose process ended (a call out of time stops it) is loaded again here, before the call, so its
+        load is bounded as a load and never counted in the call's time. A plugin run in the kit's own
+        process has no other instance to give: its checks share one (the header says it runs there).
+        Raises :class:`NoFreshInstance` when the instance does not load."""
+        renew = self.state_of is not None and self.state_of != nodeid
+        if self.state_of != nodeid:
+            self.answers.clear()  # observations of the instance the previous check called
         bridged = self.loaded.plugin if self.loaded is not None and not self.loaded.in_process else None
-        fresh = getattr(bridged, "fresh_instance", None)
-        if callable(fresh):
+        load = getattr(bridged, "fresh_instance" if renew else "load_again_if_gone", None)
+        if callable(load):
             try:
                 try:
-                    fresh()
+                    load()
                 except PluginTimeoutError:
                     # As every plugin step: once more with a longer bound before it is reported.
                     saved = (bridged.timeout, bridged.import_timeout)
                     bridged.timeout, bridged.import_timeout = (bound * RETRY_FACTOR for bound in saved)
                     try:
-                        fresh()
+                        load()
                     finally:
                         bridged.timeout, bridged.import_timeout = saved
             except PluginLoadError as exc:
                 self.state_of = _NO_INSTANCE  # the next check tries again, never calls what is left
-                raise NoFreshInstance(
-                    f"plugin {self.name}: the kit could not load a fresh instance of it for this check, so no call "
-                    f"was made (each check calls an instance no other check has called): {exc}"
-                ) from None
+                what = ("could not load a fresh instance of it for this check, so no call was made (each check "
+                        "calls an instance no other check has called)") if renew else (
+                        "could not load it again after its process ended, so no call was made")
+                raise NoFreshInstance(f"plugin {self.name}: the kit {what}: {exc}") from None
         self.state_of = nodeid
 
     def describe(self) -> str:

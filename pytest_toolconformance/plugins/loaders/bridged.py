@@ -280,6 +280,20 @@ class BridgedPlugin:
             self._take_load(self._request(self._load_message(replay=True),
                                           what="loading the plugin in a new process for a fresh instance"))
 
+    def load_again_if_gone(self) -> bool:
+        """Load the plugin again, in a new process, when its process ended (a step out of time stops it,
+        a crash ends it): before a call, so that the kit's set-up and the plugin's import are bounded
+        as a load, never counted against the call. Returns whether it had to. Raises like a load."""
+        with self._lock:
+            if self._running() and self._loaded:
+                return False
+            if not self._running():
+                self._stop(grace=0)
+                self._start()
+            self._take_load(self._request(self._load_message(replay=True),
+                                          what="loading the plugin again after its process ended"))
+            return True
+
     def push_access(self, access: Any, identity: Any, account: str | None) -> None:
         """Update what the plugin's ``ctx.current*()`` answer between calls."""
         with self._lock:

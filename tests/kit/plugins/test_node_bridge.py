@@ -776,3 +776,45 @@ def test_a_plugin_whose_second_instance_differs_gets_a_new_process(plugins, tmp_
     plugin.fresh_instance()
     assert plugin.pid not in (None, first, second), "no second try in the same process"
     assert text_of(count("c4", {})) == "1"
+
+
+def test_a_plugin_whose_process_ended_is_loaded_again_before_the_call(plugins, tmp_path: Path) -> None:
+    """A step out of time stops the plugin's process (so does a crash). The next call needs the plugin
+    loaded again, and that load (Node's start, pi's runtime, the plugin's import) is the kit's and the
+    plugin's load, not the call: load_again_if_gone does it first, under the load's own bounds."""
+    entry = _counting(tmp_path / "ts", "index.ts", COUNTER_TS)
+    (entry.parent / "counter.ts").write_text("let n = 0;\nexport const next = (): number => ++n;\n")
+    plugin = plugins(entry)
+    ctx = registered(plugin)
+    assert plugin.load_again_if_gone() is False, "a live, loaded process is left as it is"
+    count = ctx.tool("Count").execute
+    assert text_of(count("c1", {})) == "1"
+    first = plugin.pid
+    plugin.close()  # what a step out of time does to the process
+    assert plugin.pid is None
+    assert plugin.load_again_if_gone() is True
+    assert plugin.pid not in (None, first) and plugin.tools == [(0, "Count")]
+    assert text_of(count("c2", {})) == "1", "the new process starts from the plugin's initial state"
+    assert len(ctx.registered) == 1, "loading it again registers nothing new on the host"
+
+
+def test_a_checks_call_after_the_process_ended_finds_the_plugin_loaded(tmp_path: Path) -> None:
+    """Before each call a check makes (PluginUnderTest.instance_for), a plugin whose process ended is
+    loaded again, in the same check as in the next one: the call's bound then times the call alone.
+    When the reload was left to the call, the kit's set-up and the plugin's import were counted in
+    it, and a real extension whose load takes longer than one call's bound (pi-web-access on a
+    busy machine) was reported as hung on a call that answers in milliseconds."""
+    from pytest_toolconformance.plugins.under_test import load_and_install
+
+    entry = _counting(tmp_path / "ts", "index.ts", COUNTER_TS)
+    (entry.parent / "counter.ts").write_text("let n = 0;\nexport const next = (): number => ++n;\n")
+    plugin = load_and_install(0, str(entry), entry, TIMEOUT)
+    try:
+        assert plugin.ok, plugin.error
+        bridged = plugin.loaded.plugin
+        for check in ("check-a", "check-a", "check-b"):
+            bridged.close()  # as a call out of time leaves it
+            plugin.instance_for(check)
+            assert bridged.pid is not None, f"{check}: the plugin is loaded again before the call is made"
+    finally:
+        plugin.close()
