@@ -166,7 +166,8 @@ def _said(verdict: Verdict | None) -> str:
     command that ends every finding is the same in both runs, so it is left off)."""
     if verdict is None:
         return "not run"
-    lines = [line for line in verdict.message.splitlines() if line.strip()][:3]
+    lines = [line for line in verdict.message.splitlines()
+             if line.strip() and not line.strip().startswith("rerun:")][:3]
     return verdict.outcome + "".join(f"\n    {line[:300]}" for line in lines)
 
 
