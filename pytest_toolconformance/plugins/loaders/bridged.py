@@ -287,11 +287,7 @@ class BridgedPlugin:
         with self._lock:
             if self._running() and self._loaded:
                 return False
-            if not self._running():
-                self._stop(grace=0)
-                self._start()
-            self._take_load(self._request(self._load_message(replay=True),
-                                          what="loading the plugin again after its process ended"))
+            self._load_again("loading the plugin again after its process ended")
             return True
 
     def push_access(self, access: Any, identity: Any, account: str | None) -> None:
@@ -402,11 +398,14 @@ class BridgedPlugin:
             # The only thread that can get here holds the lock inside register(): the bridge is blocked
             # waiting for that very register to finish, so a call now could only deadlock.
             raise PluginToolError(tool, "Error", f"tool {tool!r} was called while its plugin was still registering")
+        self._load_again(f"reloading the plugin for tool {tool!r}")
+
+    def _load_again(self, what: str) -> None:
+        """Replay the load, in a new process if the old one ended (the caller holds the lock)."""
         if not self._running():
             self._stop(grace=0)
             self._start()
-        answer = self._request(self._load_message(replay=True), what=f"reloading the plugin for tool {tool!r}")
-        self._take_load(answer)
+        self._take_load(self._request(self._load_message(replay=True), what=what))
 
     def _call(self, tool: str, handle: int | None, call_id: str, params: Mapping[str, Any],
               cwd: str | os.PathLike[str] | None, mirror: dict[str, Any], notes: _CallNotes) -> dict[str, Any]:
