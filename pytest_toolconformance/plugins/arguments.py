@@ -25,6 +25,7 @@ import jsonschema
 from hypothesis import strategies as st
 
 from pytest_toolconformance import strategies as _public
+from pytest_toolconformance.plugins.loaders.python_guard import FAULT_ORIGIN
 from pytest_toolconformance.profile import name_strategy
 
 JSON_TYPES = ("string", "number", "integer", "boolean", "array", "object", "null")
@@ -313,23 +314,47 @@ def simplest_arguments(schema: Mapping[str, Any], *, full: bool = False) -> dict
     return {k: simplest_value(v, k) for k, v in properties(schema).items() if full or k in req}
 
 
-def shaped_calls(schema: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """The simplest valid call with each optional URL-shaped parameter given a URL (a list of one
-    for a list of URLs): a fetch tool whose URL is optional reaches its request on any example budget."""
-    base = simplest_arguments(schema)
-    calls: list[dict[str, Any]] = []
+def _url_parameters(schema: Mapping[str, Any]) -> list[tuple[str, bool]]:
+    """Each URL-shaped string parameter, and whether it is a list of URLs, in name order."""
+    found: list[tuple[str, bool]] = []
     for name, prop in sorted(properties(schema).items()):
-        if name in base or not isinstance(prop, Mapping):
+        if not isinstance(prop, Mapping):
             continue
         items = prop.get("items") if prop.get("type") == "array" else None
         leaf = items if isinstance(items, Mapping) else prop
-        if leaf.get("type") != "string" or "url" not in (string_shape(name, leaf), string_shape(name, prop)):
-            continue
-        url = _SHAPED_VALUES["url"][0]
-        call = {**base, name: [url] if leaf is not prop else url}
-        if valid(schema, call):
-            calls.append(call)
-    return calls
+        if leaf.get("type") == "string" and "url" in (string_shape(name, leaf), string_shape(name, prop)):
+            found.append((name, leaf is not prop))
+    return found
+
+
+def _calls_with_url(schema: Mapping[str, Any], names: list[tuple[str, bool]], url: str) -> list[dict[str, Any]]:
+    base = simplest_arguments(schema)
+    calls = [{**base, name: [url] if is_list else url} for name, is_list in names]
+    return [call for call in calls if valid(schema, call)]
+
+
+def shaped_calls(schema: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The simplest valid call with each optional URL-shaped parameter given a URL (a list of one
+    for a list of URLs): a fetch tool whose URL is optional reaches its request on any example budget."""
+    required_names = set(required(schema))
+    optional = [(name, is_list) for name, is_list in _url_parameters(schema) if name not in required_names]
+    return _calls_with_url(schema, optional, _SHAPED_VALUES["url"][0])
+
+
+# FAULT_ORIGIN: a host name no resolver answers (RFC 2606's ``.invalid``) that the plugin's network guard
+# sends to a server of the kit's own inside the plugin's process, which answers each path with the fault
+# it names. The URLs are fixed, so a finding's reproduction is the same on every run.
+#: An origin answering 5xx and a connection reset after the request: transport faults the seed names
+#: (ERR-3) that a refused connection does not show (a tool that checks ``response.ok`` and answers the
+#: status as text throws nothing when its request is refused, as fetch throws for it).
+FAULT_URLS: tuple[str, ...] = (f"http://{FAULT_ORIGIN}/status/503", f"http://{FAULT_ORIGIN}/reset")
+
+
+def fault_origin_calls(schema: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The simplest valid call with each URL-shaped parameter, required or optional, pointed at each of
+    :data:`FAULT_URLS`: the faults the ERR-3/ERR-4 drive injects."""
+    names = _url_parameters(schema)
+    return [call for url in FAULT_URLS for call in _calls_with_url(schema, names, url)]
 
 
 # -- breaking calls -------------------------------------------------------------------------------

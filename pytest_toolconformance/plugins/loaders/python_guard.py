@@ -6,7 +6,11 @@ import contextlib
 import errno
 import ipaddress
 import os
+import re
+import secrets
 import socket
+import sys
+import tempfile
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,6 +18,88 @@ from typing import Any
 
 # One process, one working directory: Python handlers that need a chdir take turns.
 _CWD_LOCK = threading.RLock()
+
+#: The kit's fault origin: the one host whose requests get an answer (docs/readings.md, ERR-3 and ERR-4).
+FAULT_ORIGIN = "origin.toolconformance.invalid"
+_STATUS_PATH = re.compile(rb"^[A-Z]+ /status/(5\d\d)(?:[/?#]| )")
+_RESET_PATH = re.compile(rb"^[A-Z]+ /reset(?:[/?#]| )")
+
+
+class _FaultOrigin:
+    """A server in the plugin's process on a local socket with no network address (abstract on Linux):
+    ``/status/5xx`` is answered with that status, ``/reset`` has its connection closed once the request
+    is in. What it did is appended to the running call's attempts."""
+
+    def __init__(self) -> None:
+        self.attempts: list[str] | None = None
+        self.address: str | None = None
+        self._lock = threading.Lock()
+
+    def connect(self, timeout: Any) -> socket.socket:
+        """A connection to the origin, as ``socket.create_connection`` would return one to a host."""
+        with self._lock:
+            if self.address is None:
+                self.address = self._listen()
+        sock = _FaultSocket(socket.AF_UNIX, socket.SOCK_STREAM)
+        if timeout is not socket._GLOBAL_DEFAULT_TIMEOUT:  # type: ignore[attr-defined]
+            sock.settimeout(timeout)
+        sock.connect(self.address)
+        return sock
+
+    def _listen(self) -> str:
+        server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        name = f"toolconformance-fault-{os.getpid()}-{secrets.token_hex(6)}"
+        # Abstract on Linux: nothing is written, and the name exists in the plugin's namespace only.
+        address = f"\0{name}" if sys.platform.startswith("linux") else os.path.join(tempfile.gettempdir(), name)
+        server.bind(address)
+        server.listen(8)
+        threading.Thread(target=self._serve, args=(server,), name="toolconformance-fault-origin", daemon=True).start()
+        return address
+
+    def _serve(self, server: socket.socket) -> None:
+        while True:
+            connection, _ = server.accept()
+            threading.Thread(target=self._answer, args=(connection,), daemon=True).start()
+
+    def _answer(self, connection: socket.socket) -> None:
+        with connection:
+            request = b""
+            while b"\r\n\r\n" not in request and len(request) < 65536:
+                chunk = connection.recv(4096)
+                if not chunk:
+                    return
+                request += chunk
+            status = _STATUS_PATH.match(request)
+            if status:
+                self._note(f"{FAULT_ORIGIN} answered {status[1].decode()}")
+                body = f"{status[1].decode()} (the toolconformance fault origin)\n".encode()
+                connection.sendall(
+                    b"HTTP/1.1 " + status[1] + b" Server Error\r\nContent-Type: text/plain; charset=utf-8\r\n"
+                    b"Connection: close\r\nContent-Length: " + str(len(body)).encode() + b"\r\n\r\n" + body
+                )
+            elif _RESET_PATH.match(request):
+                self._note(f"{FAULT_ORIGIN} reset the connection")
+            else:
+                body = b"not a path of the toolconformance fault origin\n"
+                connection.sendall(b"HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: "
+                                   + str(len(body)).encode() + b"\r\n\r\n" + body)
+
+    def _note(self, what: str) -> None:
+        attempts = self.attempts
+        if attempts is not None:
+            attempts.append(what)
+
+
+class _FaultSocket(socket.socket):
+    """A local socket that takes TCP options (http.client sets TCP_NODELAY) as a TCP one would."""
+
+    def setsockopt(self, level: int, option: int, value: Any, *rest: Any) -> None:  # type: ignore[override]
+        if level == socket.IPPROTO_TCP:
+            return
+        super().setsockopt(level, option, value, *rest)
+
+
+_FAULTS = _FaultOrigin()
 
 
 @contextlib.contextmanager
@@ -62,6 +148,9 @@ def blocked_network(attempts: list[str]) -> Iterator[None]:
 
     def create_connection(address: Any, *args: Any, **kwargs: Any) -> Any:
         host = address[0] if isinstance(address, (tuple, list)) and address else address
+        if isinstance(host, str) and host.lower().rstrip(".") == FAULT_ORIGIN and hasattr(socket, "AF_UNIX"):
+            attempts.append(f"connect:{address}")
+            return _FAULTS.connect(args[0] if args else kwargs.get("timeout", socket._GLOBAL_DEFAULT_TIMEOUT))  # type: ignore[attr-defined]
         if not literal(host):
             dns(host)
         attempts.append(f"connect:{address}")
@@ -79,6 +168,7 @@ def blocked_network(attempts: list[str]) -> Iterator[None]:
             return errno.ECONNREFUSED
         return original["connect_ex"](self, address)
 
+    _FAULTS.attempts = attempts
     socket.getaddrinfo = dns  # type: ignore[assignment]
     socket.gethostbyname = gethostbyname  # type: ignore[assignment]
     socket.gethostbyname_ex = gethostbyname_ex  # type: ignore[assignment]
@@ -88,6 +178,7 @@ def blocked_network(attempts: list[str]) -> Iterator[None]:
     try:
         yield
     finally:
+        _FAULTS.attempts = None
         socket.getaddrinfo = original["getaddrinfo"]  # type: ignore[assignment]
         socket.gethostbyname = original["gethostbyname"]  # type: ignore[assignment]
         socket.gethostbyname_ex = original["gethostbyname_ex"]  # type: ignore[assignment]

@@ -21,11 +21,13 @@ import pytest
 
 from pytest_toolconformance.findings import CaseOutOfTime, shorten
 from pytest_toolconformance.plugins.arguments import (
+    FAULT_ORIGIN,
     breaking_call_arguments_for,
     call_arguments_for,
     can_break,
     classify,
     each_breaking_call,
+    fault_origin_calls,
     properties,
     required,
     shaped_calls,
@@ -342,11 +344,21 @@ def _probe_values(prop: Any, name: str) -> list[Any]:
 
 
 def _call_with_valid_arguments(subject: Subject, schema: dict, check: Callable[[dict], None]) -> None:
-    """The ERR-3/ERR-4 drive: the simplest valid call and each optional URL parameter given a URL, then
-    generated valid ones, a hung tool reported once."""
+    """The ERR-3/ERR-4 drive: the simplest valid call, each optional URL parameter given a URL, each URL
+    parameter pointed at the kit's fault origin (a 5xx answer, a reset), then generated valid ones, a hung
+    tool reported once."""
+    examples = [simplest_arguments(schema), *shaped_calls(schema), *fault_origin_calls(schema)]
     with subject.reporting():
-        run_property(call_arguments_for(schema), check, examples=[simplest_arguments(schema), *shaped_calls(schema)],
-                     share_draws=True)
+        run_property(call_arguments_for(schema), check, examples=examples, share_draws=True)
+
+
+def _what_the_request_met(record: CallRecord) -> str:
+    """What the call's request met, for a finding: "it reached for fetch, the request failed", or "it
+    reached for fetch, the kit's fault origin (origin.toolconformance.invalid) answered 503"."""
+    faults = [entry.removeprefix(FAULT_ORIGIN).strip() for entry in record.network if entry.startswith(FAULT_ORIGIN)]
+    kinds = [entry for entry in record.network if not entry.startswith(FAULT_ORIGIN)]
+    met = f"the kit's fault origin ({FAULT_ORIGIN}) {' and '.join(faults)}" if faults else "the request failed"
+    return f"it reached for {', '.join(kinds[:3]) or 'the network'}, {met}"
 
 
 @for_each_tool(["ERR-3"])
@@ -365,8 +377,7 @@ def test_transport_fault_thrown(toolconformance_subject: ToolSubject) -> None:
         if not record.thrown:
             raise subject.finding(
                 "a failed network request to be thrown (a transport fault is not an answer the model can fix)",
-                f"it reached for {', '.join(record.network[:3])}, the request failed, and it answered "
-                f"{shorten(record.text)}",
+                f"{_what_the_request_met(record)}, and it answered {shorten(record.text)}",
                 record,
                 fix=TRANSPORT_FIX,
             )
@@ -392,8 +403,7 @@ def test_transport_fault_tagged(toolconformance_subject: ToolSubject) -> None:
         if not (record.transport_tagged or record.raw_network_fault):
             raise subject.finding(
                 "a caught transport failure to be rethrown as it is, or tagged with markTransportFailure(error)",
-                f"after its request failed ({', '.join(record.network[:3])}) it threw a new, untagged error "
-                f"{shorten(record.text)}",
+                f"{_what_the_request_met(record)}, and it threw a new, untagged error {shorten(record.text)}",
                 record,
                 fix=TRANSPORT_FIX,
             )

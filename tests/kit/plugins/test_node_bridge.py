@@ -549,6 +549,72 @@ def test_net_http_and_dns_are_blocked(plugins) -> None:
     assert plugin.call_raw("DnsProbe")["network"] == ["dns"]
 
 
+FAULT_PROBE = """
+import http from "node:http";
+import { get } from "node:http";
+
+function viaHttp(getter, url) {
+  return new Promise((resolve) => {
+    const request = getter(url, (response) => {
+      response.resume();
+      response.on("end", () => resolve({ status: response.statusCode }));
+    });
+    request.on("error", (error) => resolve({ code: error.code }));
+  });
+}
+
+export function register(ctx) {
+  ctx.registerTool({
+    name: "Probe", label: "Probe", description: "Reaches the URL by fetch, http.get and a named import of get.",
+    parameters: { type: "object", properties: { url: { type: "string" } }, required: ["url"] },
+    execute: async (_id, params) => {
+      let byFetch;
+      try {
+        const response = await fetch(params.url);
+        byFetch = { status: response.status, ok: response.ok, url: response.url, body: (await response.text()).trim() };
+      } catch (error) {
+        byFetch = { error: `${error.name}: ${error.message}`, code: error.cause?.code };
+      }
+      const details = { byFetch };
+      if (params.url.startsWith("http:")) {
+        details.byHttp = await viaHttp(http.get, params.url);
+        details.byNamedImport = await viaHttp(get, params.url);
+      }
+      return { content: [{ type: "text", text: "probed" }], details };
+    },
+  });
+}
+"""
+
+
+def test_the_fault_origin_answers_5xx_and_resets_and_nothing_else_gets_through(plugins, tmp_path: Path) -> None:
+    """Issue 20: requests to origin.toolconformance.invalid reach the kit's fault origin in the plugin's
+    process (by fetch, http.get and a named import alike); every other request is refused as before."""
+    plugin = plugins(write_plugin(tmp_path / "probe", FAULT_PROBE))
+    probe = registered(plugin).tool("Probe")
+
+    def probed(url: str) -> dict[str, Any]:
+        return probe.execute("c", {"url": url})["details"]
+
+    answer = probed("http://origin.toolconformance.invalid/status/503")
+    assert answer["byFetch"] == {"status": 503, "ok": False, "url": "http://origin.toolconformance.invalid/status/503",
+                                 "body": "503 Service Unavailable (the toolconformance fault origin)"}
+    assert answer["byHttp"] == answer["byNamedImport"] == {"status": 503}
+    assert plugin.last_network_attempts == ["fetch", "origin.toolconformance.invalid answered 503", "http"]
+
+    reset = probed("http://origin.toolconformance.invalid/reset")
+    assert reset["byFetch"] == {"error": "TypeError: fetch failed", "code": "ECONNRESET"}
+    assert reset["byHttp"] == reset["byNamedImport"] == {"code": "ECONNRESET"}
+    assert "origin.toolconformance.invalid reset the connection" in plugin.last_network_attempts
+
+    # Only the fault origin's own host, and only over plain HTTP; a 5xx it is not asked for it never sends.
+    assert probed("http://origin.toolconformance.invalid/")["byHttp"] == {"status": 404}
+    assert probed("https://origin.toolconformance.invalid/status/503")["byFetch"]["code"] == "ECONNREFUSED"
+    assert probed("http://127.0.0.1:9/status/503")["byHttp"] == {"code": "ECONNREFUSED"}
+    assert probed("http://example.com/status/503")["byHttp"] == {"code": "ENOTFOUND"}
+    assert plugin.last_network_attempts == ["fetch", "http"]
+
+
 def test_cwd_is_applied_per_call(plugins, tmp_path: Path) -> None:
     ctx = registered(plugins("async_register", writable=[str(tmp_path)]))
     execute = ctx.tool("Cwd").execute

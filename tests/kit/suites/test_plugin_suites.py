@@ -503,6 +503,10 @@ VERDICTS = [
     # are no scope and no primary target (NAME-2, NAME-1); an optional URL still reaches the fetch (ERR-3)
     # and a throw on one wrong-typed optional parameter is found (ERR-2), each on a budget of one example.
     pytest.param(JS / "verdict_third_party", {"ERR-2", "ERR-3"}, set(), id="third-party-shapes"),
+    # item 5: a url pointed at the kit's fault origin. A fetch tool that lets a refused request throw (fetch
+    # throws it) but answers an origin's 503 as text breaks ERR-3, seen only where a request gets an answer.
+    pytest.param(JS / "verdict_status_flattened", {"ERR-3"}, set(), id="origin-answering-5xx"),
+    pytest.param(PY / "verdict_status_flattened.py", {"ERR-3"}, set(), id="origin-answering-5xx-python"),
 ]
 
 
@@ -523,6 +527,12 @@ def test_real_extension_problems_are_judged_right(
     if path.name == "verdict_isolation":
         assert {r for o in run.passed() for r in o.rules} >= {"SCHEMA-3", "NAME-6", "ERR-2"}, run.outcomes
         assert not run.advisories(), run.advisories()
+    if path.stem == "verdict_status_flattened":
+        (finding,) = run.failed()
+        assert "FetchStatus]" in finding.nodeid and "fault origin (origin.toolconformance.invalid) answered 503" in \
+            finding.message, finding.message
+        tagged = {r for o in run.passed() if "FetchStatusTagged]" in o.nodeid for r in o.rules}
+        assert tagged >= {"ERR-3", "ERR-4"}, run.outcomes
     if path.name == "verdict_environment_throw":
         assert sum(a.startswith("[ERR-2]") and "host or configuration fault" in a for a in run.advisories()) == 2
 

@@ -50,6 +50,10 @@
 // before the plugin is imported with versions that fail asynchronously like a transport fault
 // (ECONNREFUSED / ENOTFOUND). What a request touched is reported as "network". This is a guard
 // against accidental traffic, not a sandbox (child processes and worker threads are not covered).
+// One host name is let through: the kit's fault origin (origin.toolconformance.invalid, which no
+// resolver answers), a server in this process on a local socket with no address on any network,
+// which answers /status/5xx with that status and resets the connection of /reset, so a tool's
+// handling of the faults a refused connection does not show is seen (ERR-3, ERR-4).
 
 import fs from "node:fs";
 import os from "node:os";
@@ -154,10 +158,56 @@ function connectTarget(args) {
   return { host: typeof args[1] === "string" ? args[1] : "localhost", port: first };
 }
 
+// The fault origin. Its address is a local socket (abstract on Linux, so nothing is written), never
+// a port: in the plugin's network namespace no address exists, and outside it none is opened.
+const FAULT_HOST = "origin.toolconformance.invalid";
+const FAULT_NAME = `toolconformance-fault-${process.pid}-${Math.random().toString(36).slice(2)}`;
+const FAULT_ADDRESS =
+  process.platform === "win32"
+    ? `\\\\.\\pipe\\${FAULT_NAME}`
+    : process.platform === "linux"
+      ? `\0${FAULT_NAME}`
+      : path.join(os.tmpdir(), `${FAULT_NAME.slice(0, 40)}.sock`);
+const originalHttpRequest = http.request;
+
+function isFaultHost(host) {
+  return typeof host === "string" && host.toLowerCase().replace(/\.$/, "") === FAULT_HOST;
+}
+
+const faultOrigin = http.createServer((request, response) => {
+  const status = /^\/status\/(5\d\d)(?:[/?#]|$)/.exec(request.url ?? "");
+  if (status) {
+    touched.add(`${FAULT_HOST} answered ${status[1]}`);
+    response.writeHead(Number(status[1]), { "content-type": "text/plain; charset=utf-8", connection: "close" });
+    response.end(`${status[1]} ${http.STATUS_CODES[status[1]] ?? "Server Error"} (the toolconformance fault origin)\n`);
+  } else if (/^\/reset(?:[/?#]|$)/.test(request.url ?? "")) {
+    touched.add(`${FAULT_HOST} reset the connection`);
+    // A local socket has no RST to send: closing it before any answer is what the client sees as a
+    // reset ("socket hang up", ECONNRESET).
+    request.socket.destroy();
+  } else {
+    response.writeHead(404, { "content-type": "text/plain; charset=utf-8", connection: "close" });
+    response.end("not a path of the toolconformance fault origin\n");
+  }
+});
+const faultOriginReady = new Promise((resolve) => {
+  faultOrigin.once("listening", () => resolve(true));
+  faultOrigin.once("error", (error) => {
+    diag("the fault origin could not listen; its URLs are refused like any other:", error.message);
+    resolve(false);
+  });
+});
+faultOrigin.listen(FAULT_ADDRESS);
+faultOrigin.unref();
+
 const originalSocketConnect = net.Socket.prototype.connect;
 net.Socket.prototype.connect = function connect(...args) {
   record("net");
   const { host, port, path: ipcPath } = connectTarget(args);
+  if (ipcPath === FAULT_ADDRESS || isFaultHost(host)) {
+    const callback = args.flat().findLast((x) => typeof x === "function");
+    return originalSocketConnect.call(this, { path: FAULT_ADDRESS }, ...(callback ? [callback] : []));
+  }
   const error = ipcPath
     ? transportError("ECONNREFUSED", "connect", ipcPath)
     : isAddressLiteral(host)
@@ -166,7 +216,6 @@ net.Socket.prototype.connect = function connect(...args) {
   process.nextTick(() => this.destroy(error));
   return this;
 };
-void originalSocketConnect;
 
 net.connect = guarded("net", net.connect);
 net.createConnection = guarded("net", net.createConnection);
@@ -176,13 +225,51 @@ http.get = guarded("http", http.get);
 https.request = guarded("https", https.request);
 https.get = guarded("https", https.get);
 
-globalThis.fetch = async function fetch(input) {
+/** A fetch of the fault origin, through a real HTTP request to it: a real status, or undici's
+ * TypeError("fetch failed") with the socket's error as its cause. */
+async function fetchFaultOrigin(url, method) {
+  await faultOriginReady;
+  return new Promise((resolve, reject) => {
+    guardDepth += 1;
+    let request;
+    try {
+      request = originalHttpRequest(
+        { socketPath: FAULT_ADDRESS, method, path: `${url.pathname}${url.search}`, headers: { host: FAULT_HOST } },
+        (response) => {
+          const chunks = [];
+          response.on("data", (chunk) => chunks.push(chunk));
+          response.on("error", (cause) => reject(new TypeError("fetch failed", { cause })));
+          response.on("end", () => {
+            const answer = new Response(Buffer.concat(chunks), {
+              status: response.statusCode,
+              statusText: response.statusMessage,
+              headers: Object.entries(response.headers).filter(([, value]) => typeof value === "string"),
+            });
+            Object.defineProperty(answer, "url", { value: url.href });
+            resolve(answer);
+          });
+        },
+      );
+    } finally {
+      guardDepth -= 1;
+    }
+    request.on("error", (cause) => reject(new TypeError("fetch failed", { cause })));
+    request.end();
+  });
+}
+
+globalThis.fetch = async function fetch(input, init) {
   record("fetch");
   let host;
+  let url;
   try {
-    host = new URL(typeof input === "string" || input instanceof URL ? String(input) : input.url).host;
+    url = new URL(typeof input === "string" || input instanceof URL ? String(input) : input.url);
+    host = url.host;
   } catch {
     host = undefined;
+  }
+  if (url && url.protocol === "http:" && isFaultHost(url.hostname)) {
+    return fetchFaultOrigin(url, String(init?.method ?? input?.method ?? "GET").toUpperCase());
   }
   // Fail after a turn of the event loop, like a refused connection would.
   await new Promise((resolve) => setImmediate(resolve));
