@@ -1,4 +1,8 @@
-"""COST-1 broken: composition looks each advertised tool up by scanning the whole catalog (quadratic)."""
+"""COST-1 broken: composition looks each external tool's owner up by scanning the whole catalog (quadratic).
+
+Only the external fifth of the catalog is looked up: the growth per tool is the same ~10x as a lookup
+of every tool (a fifth of the tools, each scanning a catalog ten times longer), at a fifth of the cost
+of the kit's own run of this mutant."""
 
 from __future__ import annotations
 
@@ -15,8 +19,9 @@ class Adapter(AnswerMutant):
         if "error" in answer:
             return answer
         for entry in answer["catalog"]:
-            # The "owner lookup per tool" that makes composition O(n^2).
-            next((reg for reg in self.host.registry if reg.name == entry["name"]), None)
+            if entry.get("origin") == "external":
+                # The "owner lookup per external tool" (to cap it) that makes composition O(n^2).
+                next((reg for reg in self.host.registry if reg.name == entry["name"]), None)
         return answer
 
 
