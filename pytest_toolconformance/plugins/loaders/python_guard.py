@@ -13,6 +13,7 @@ import sys
 import tempfile
 import threading
 from collections.abc import Iterator
+from http import HTTPStatus
 from pathlib import Path
 from typing import Any
 
@@ -71,11 +72,13 @@ class _FaultOrigin:
                 request += chunk
             status = _STATUS_PATH.match(request)
             if status:
-                self._note(f"{FAULT_ORIGIN} answered {status[1].decode()}")
-                body = f"{status[1].decode()} (the toolconformance fault origin)\n".encode()
+                code = int(status[1])
+                self._note(f"{FAULT_ORIGIN} answered {code}")
+                phrase = HTTPStatus(code).phrase if code in HTTPStatus._value2member_map_ else "Server Error"
+                body = f"{code} {phrase} (the toolconformance fault origin)\n".encode()
                 connection.sendall(
-                    b"HTTP/1.1 " + status[1] + b" Server Error\r\nContent-Type: text/plain; charset=utf-8\r\n"
-                    b"Connection: close\r\nContent-Length: " + str(len(body)).encode() + b"\r\n\r\n" + body
+                    f"HTTP/1.1 {code} {phrase}\r\nContent-Type: text/plain; charset=utf-8\r\n".encode()
+                    + b"Connection: close\r\nContent-Length: " + str(len(body)).encode() + b"\r\n\r\n" + body
                 )
             elif _RESET_PATH.match(request):
                 self._note(f"{FAULT_ORIGIN} reset the connection")

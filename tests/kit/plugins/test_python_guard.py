@@ -18,7 +18,7 @@ def test_the_fault_origin_answers_5xx_and_resets_and_everything_else_is_refused(
         with pytest.raises(urllib.error.HTTPError) as answered:
             urllib.request.urlopen(f"http://{FAULT_ORIGIN}/status/503", timeout=10)
         assert answered.value.code == 503
-        assert answered.value.read() == b"503 (the toolconformance fault origin)\n"
+        assert answered.value.read() == b"503 Service Unavailable (the toolconformance fault origin)\n"
         assert attempts == [f"connect:('{FAULT_ORIGIN}', 80)", f"{FAULT_ORIGIN} answered 503"]
 
         attempts.clear()
