@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import platform
+import re
 import shlex
 import time
 from collections.abc import Generator
@@ -70,9 +71,19 @@ def _rerun(settings: Settings, config: pytest.Config, item: pytest.Item, rule: s
         # every case of the rule (naming a kit suite module runs just what it names).
         parts.append(shlex.quote(f"{item.path}::{item.name}"))
         return " ".join(parts)
+    param_id = item.name.partition("[")[2]
+    if subject != "host" and param_id.startswith(f"{rule}-") and _K_IDENT.fullmatch(param_id):
+        # A plugin check's id with its closing bracket ("ERR-3-myplugin-Fetch]"): that tool's checks of the
+        # rule alone, not those of a tool whose name starts the same (FetchAll) or of another plugin.
+        parts.append(f'-k "{param_id}"')
+        return " ".join(parts)
     name = props.get("tool") or props.get("plugin") or getattr(item, "originalname", None) or item.name
     parts.append(f'-k "{rule} and {name}"')
     return " ".join(parts)
+
+
+#: What pytest's -k takes as one name (a tool name with a space or a quote cannot be one).
+_K_IDENT = re.compile(r"[\w:+.\-\[\]\\/]+")
 
 
 def _host_info(adapter: Any, spec: str) -> dict[str, Any]:

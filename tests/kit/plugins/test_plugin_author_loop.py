@@ -84,3 +84,16 @@ def test_one_mistake_one_finding_and_its_rerun_reproduces_it(
     assert again.ret == pytest.ExitCode.TESTS_FAILED, again_output
     again.assert_outcomes(failed=1)
     assert failures_section(again_output) == section  # same check, same rule and tool, same failing case
+
+
+def test_a_rerun_line_selects_that_tool_alone(pytester: pytest.Pytester, node_ready: str) -> None:
+    """Two tools whose names start the same (FetchStatus, FetchStatusTagged): the rerun line of the first's
+    finding runs that one check, not the other tool's check of the rule as a name's substring would."""
+    plugin = REPO / "tests" / "subjects" / "plugins" / "js" / "verdict_status_flattened"
+    first = pytester.runpytest_subprocess(f"--toolconformance-plugin={plugin}", EXAMPLES, "-k", "ERR-3")
+    output = first.stdout.str()
+    first.assert_outcomes(failed=1, passed=1)
+    rerun = shlex.split(the_finding(failures_section(output), "ERR-3", "FetchStatus")[-1].removeprefix("  rerun: "))
+    assert rerun[-2:] == ["-k", "ERR-3-verdict_status_flattened-FetchStatus]"], rerun
+    again = pytester.runpytest_subprocess(*rerun[1:], EXAMPLES)
+    again.assert_outcomes(failed=1)

@@ -218,7 +218,8 @@ def test_failure_prints_a_minimal_reproduction(pytester: pytest.Pytester, node_r
     assert "Falsifying example" not in failure.message and "Failing test case" not in failure.message
     assert "Traceback" not in failure.message
     assert "subject.py" not in failure.message and "under_test.py" not in failure.message
-    assert failure.message.rstrip().endswith('--toolconformance-seed=1 -k "SCHEMA-4 and Double"'), failure.message
+    rerun = '--toolconformance-seed=1 -k "SCHEMA-4-broken_schema_4-Double]"'
+    assert failure.message.rstrip().endswith(rerun), failure.message
     # --tb=long keeps everything, Hypothesis' minimal example included: here one of the calls tried
     # first, each parameter wrong-typed ("Falsifying explicit example"; a generated one reads
     # "Falsifying example" up to 6.16x, "Failing test case" since).
