@@ -341,12 +341,11 @@ def shaped_calls(schema: Mapping[str, Any]) -> list[dict[str, Any]]:
     return _calls_with_url(schema, optional, _SHAPED_VALUES["url"][0])
 
 
-# FAULT_ORIGIN: a host name no resolver answers (RFC 2606's ``.invalid``) that the plugin's network guard
-# sends to a server of the kit's own inside the plugin's process, which answers each path with the fault
-# it names. The URLs are fixed, so a finding's reproduction is the same on every run.
-#: An origin answering 5xx and a connection reset after the request: transport faults the seed names
-#: (ERR-3) that a refused connection does not show (a tool that checks ``response.ok`` and answers the
-#: status as text throws nothing when its request is refused, as fetch throws for it).
+#: URLs of the kit's fault origin (FAULT_ORIGIN, a ``.invalid`` name no resolver answers, which the plugin's
+#: network guard sends to a server of the kit's inside the plugin's process): an origin answering 5xx and a
+#: connection reset after the request, transport faults the seed names (ERR-3) that a refused connection
+#: does not show (a tool that checks ``response.ok`` and answers the status as text throws nothing when its
+#: request is refused, as fetch throws for it). Fixed, so a finding's reproduction is the same on every run.
 FAULT_URLS: tuple[str, ...] = (f"http://{FAULT_ORIGIN}/status/503", f"http://{FAULT_ORIGIN}/reset")
 
 
