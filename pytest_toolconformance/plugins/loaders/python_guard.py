@@ -75,22 +75,24 @@ class _FaultOrigin:
                 code = int(status[1])
                 self._note(f"{FAULT_ORIGIN} answered {code}")
                 phrase = HTTPStatus(code).phrase if code in HTTPStatus._value2member_map_ else "Server Error"
-                body = f"{code} {phrase} (the toolconformance fault origin)\n".encode()
-                connection.sendall(
-                    f"HTTP/1.1 {code} {phrase}\r\nContent-Type: text/plain; charset=utf-8\r\n".encode()
-                    + b"Connection: close\r\nContent-Length: " + str(len(body)).encode() + b"\r\n\r\n" + body
-                )
+                _respond(connection, code, phrase, f"{code} {phrase} (the toolconformance fault origin)")
             elif _RESET_PATH.match(request):
                 self._note(f"{FAULT_ORIGIN} reset the connection")
             else:
-                body = b"not a path of the toolconformance fault origin\n"
-                connection.sendall(b"HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: "
-                                   + str(len(body)).encode() + b"\r\n\r\n" + body)
+                _respond(connection, 404, "Not Found", "not a path of the toolconformance fault origin")
 
     def _note(self, what: str) -> None:
         attempts = self.attempts
         if attempts is not None:
             attempts.append(what)
+
+
+def _respond(connection: socket.socket, code: int, phrase: str, text: str) -> None:
+    body = f"{text}\n".encode()
+    connection.sendall(
+        f"HTTP/1.1 {code} {phrase}\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n"
+        f"Content-Length: {len(body)}\r\n\r\n".encode() + body
+    )
 
 
 class _FaultSocket(socket.socket):

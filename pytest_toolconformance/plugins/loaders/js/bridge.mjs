@@ -174,20 +174,24 @@ function isFaultHost(host) {
   return typeof host === "string" && host.toLowerCase().replace(/\.$/, "") === FAULT_HOST;
 }
 
+function respond(response, code, text) {
+  response.writeHead(code, { "content-type": "text/plain; charset=utf-8", connection: "close" });
+  response.end(`${text}\n`);
+}
+
 const faultOrigin = http.createServer((request, response) => {
   const status = /^\/status\/(5\d\d)(?:[/?#]|$)/.exec(request.url ?? "");
   if (status) {
     touched.add(`${FAULT_HOST} answered ${status[1]}`);
-    response.writeHead(Number(status[1]), { "content-type": "text/plain; charset=utf-8", connection: "close" });
-    response.end(`${status[1]} ${http.STATUS_CODES[status[1]] ?? "Server Error"} (the toolconformance fault origin)\n`);
+    const phrase = http.STATUS_CODES[status[1]] ?? "Server Error";
+    respond(response, Number(status[1]), `${status[1]} ${phrase} (the toolconformance fault origin)`);
   } else if (/^\/reset(?:[/?#]|$)/.test(request.url ?? "")) {
     touched.add(`${FAULT_HOST} reset the connection`);
     // A local socket has no RST to send: closing it before any answer is what the client sees as a
     // reset ("socket hang up", ECONNRESET).
     request.socket.destroy();
   } else {
-    response.writeHead(404, { "content-type": "text/plain; charset=utf-8", connection: "close" });
-    response.end("not a path of the toolconformance fault origin\n");
+    respond(response, 404, "not a path of the toolconformance fault origin");
   }
 });
 const faultOriginReady = new Promise((resolve) => {
