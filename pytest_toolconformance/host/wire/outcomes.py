@@ -31,7 +31,8 @@ _GAVE_UP_SHOWN = pytest.StashKey[bool]()
 def _after_giving_up(item: pytest.Item, call: pytest.CallInfo[None], report: Any) -> None:
     if not report.failed or call.excinfo is None:
         return
-    unusable = exception_in(call.excinfo.value, WireHostUnusable)
+    # A reset that failed in fixture setup carries the fault beside it, not chained (fixtures.HostNotReset).
+    unusable = exception_in(getattr(call.excinfo.value, "host_fault", call.excinfo.value), WireHostUnusable)
     if unusable is None or getattr(unusable.original, "fault", None) != "gave-up":
         return
     # Once the kit gave up on a host every further check errors the same way: the fault is shown in
