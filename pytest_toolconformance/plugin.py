@@ -17,10 +17,12 @@ import pytest
 from pytest_toolconformance import _proc, bounds, heap, options, profile
 from pytest_toolconformance.findings import rule_bound
 from pytest_toolconformance.fixtures import (  # noqa: F401 - fixtures are discovered by name on the plugin module
+    _toolconformance_folders,
     fake_access,
     fake_identity,
     plan_file_sandbox,
     toolconformance_adapter,
+    toolconformance_folder,
     toolconformance_host,
     toolconformance_settings,
 )

@@ -68,6 +68,27 @@ def plugin_schema() -> JSON:
     return json.loads(resources.files(__package__).joinpath("scripted-plugin.schema.json").read_text("utf-8"))
 
 
+@cache
+def _plugin_validator() -> jsonschema.Draft202012Validator:
+    return jsonschema.Draft202012Validator(plugin_schema())
+
+
+#: Documents already found valid, by their canonical text: the checks build the same few plugins again
+#: and again, and walking the schema cost more than the rest of building one.
+_VALID: set[str] = set()
+_VALID_LIMIT = 4096
+
+
 def validate_plugin(doc: JSON) -> None:
     """Raise :class:`jsonschema.ValidationError` if ``doc`` is not a scripted plugin."""
-    jsonschema.Draft202012Validator(plugin_schema()).validate(doc)
+    try:
+        text = json.dumps(doc, sort_keys=True)
+    except (TypeError, ValueError):
+        text = None  # not JSON at all: the validator says why
+    if text is not None and text in _VALID:
+        return
+    _plugin_validator().validate(doc)
+    if text is not None:
+        if len(_VALID) >= _VALID_LIMIT:
+            _VALID.clear()
+        _VALID.add(text)

@@ -158,8 +158,8 @@ def _read_only_turn(host: HostClient, kind: str, root: Path) -> Session:
     return plan.delegate(read_only=False, requested=asks).delegate(read_only=False, requested=asks)
 
 
-def _workspace(tmp_path: Path) -> Path:
-    root = tmp_path / "root"
+def _workspace(folder: Path) -> Path:
+    root = folder / "root"
     (root / "sub").mkdir(parents=True)
     (root / "keep.txt").write_text(KEEP, "utf-8")
     (root / "sub" / "inner.txt").write_text("inner\n", "utf-8")
@@ -170,15 +170,15 @@ def _workspace(tmp_path: Path) -> Path:
 @pytest.mark.parametrize("turn", READ_ONLY_TURNS)
 @pytest.mark.parametrize("command", DESTRUCTIVE, ids=[c.replace("\n", "\\n") for c in DESTRUCTIVE])
 def test_planfile6_destructive_command_changes_nothing(
-    toolconformance_host: HostClient, tmp_path: Path, turn: str, command: str
+    toolconformance_host: HostClient, toolconformance_folder: Path, turn: str, command: str
 ) -> None:
     """On a read-only turn a command that would change the workspace changes nothing."""
     toolconformance_host.require("bash", "sandbox")
-    root = _workspace(tmp_path)
+    root = _workspace(toolconformance_folder)
     session = _read_only_turn(toolconformance_host, turn, root)
-    before = attacks.snapshot(tmp_path)
+    before = attacks.snapshot(toolconformance_folder)
     answer = session.call("Bash", {"command": command})
-    moved = attacks.changes(before, attacks.snapshot(tmp_path))
+    moved = attacks.changes(before, attacks.snapshot(toolconformance_folder))
     check(
         not moved,
         f"on a {turn.replace('-', ' ')}, {command!r} is refused or harmless: the workspace is unchanged",
@@ -195,11 +195,11 @@ def test_planfile6_destructive_command_changes_nothing(
 @pytest.mark.parametrize("turn", READ_ONLY_TURNS)
 @pytest.mark.parametrize(("command", "shows"), NON_DESTRUCTIVE, ids=[c for c, _ in NON_DESTRUCTIVE])
 def test_planfile6_non_destructive_command_runs(
-    toolconformance_host: HostClient, tmp_path: Path, turn: str, command: str, shows: str
+    toolconformance_host: HostClient, toolconformance_folder: Path, turn: str, command: str, shows: str
 ) -> None:
     """On a read-only turn a non-destructive command runs, with no writable environment descriptor."""
     toolconformance_host.require("bash", "sandbox")
-    root = _workspace(tmp_path)
+    root = _workspace(toolconformance_folder)
     session = _read_only_turn(toolconformance_host, turn, root)
     answer = session.call("Bash", {"command": command})
     text = "\n".join(str(c.get("text", "")) for c in answer.get("content") or [] if isinstance(c, dict))

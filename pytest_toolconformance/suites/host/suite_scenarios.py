@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from pytest_toolconformance.host.client import HostClient
@@ -15,8 +17,8 @@ def _param(case: Case) -> object:
 
 
 @pytest.mark.parametrize("case", [_param(c) for c in CASES])
-def test_scenario(case: Case, toolconformance_host: HostClient, tmp_path) -> None:
+def test_scenario(case: Case, toolconformance_host: HostClient, toolconformance_folder: Path) -> None:
     toolconformance_host.require(*case.data.get("requires", []))
     if "collisions" in case.data:
         toolconformance_host.require_collisions(case.data["collisions"])
-    CaseRunner(toolconformance_host, case, root=tmp_path).run()
+    CaseRunner(toolconformance_host, case, root=toolconformance_folder).run()
