@@ -67,7 +67,7 @@ def toolconformance_host(toolconformance_adapter: HostAdapter) -> HostClient:
         return HostClient(toolconformance_adapter)
     # The message names the host and its fault; a traceback would show only the kit's client. Raised
     # outside the handler so pytest has no chain to format either: reading the source of every frame
-    # of every check was most of a run against a host the kit gave up on (a crashing host: 20 s of 21).
+    # of every check was two thirds of a profiled run against a host the kit gave up on (crash_host).
     # (WireHostUnusable is a BaseException so hypothesis stops at once; a fixture must fail ordinarily.)
     raise HostNotReset(fault)
 
@@ -81,7 +81,7 @@ def _toolconformance_folders(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def toolconformance_folder(_toolconformance_folders: Path, request: pytest.FixtureRequest) -> Path:
     """A fresh empty folder for this check, inside the run's pytest temporary folder (kept and removed
     as pytest keeps its own). Not ``tmp_path``: pytest lists every folder made before to number a new
-    one, so a host run's ~560 folders cost it a tenth of its time."""
+    one, which over a host run's ~560 folders cost it about 5 % of its time."""
     prefix = re.sub(r"\W", "_", request.node.name)[:30]
     return Path(tempfile.mkdtemp(prefix=f"{prefix}-", dir=_toolconformance_folders))
 
