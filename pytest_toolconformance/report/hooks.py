@@ -139,26 +139,46 @@ class ReportingPlugin:
 
     # -- where the test runs (a worker, or the only process) ------------------------------------
 
+    def _tells_the_failure_itself(self, failure: BaseException) -> bool:
+        """Whether a check's failure is shown as the kit's own text rather than pytest's traceback: a
+        finding is the whole story (the kit's frames and Hypothesis' notes are noise to a plugin author,
+        and shown with --tb=long); a step out of time is told once with its rerun line (not the message
+        twice around "During handling of ...")."""
+        if finding_in(failure) is not None:
+            return self.config.getoption("tbstyle", "auto") != "long"
+        return exception_in(failure, StepOutOfTime) is not None
+
+    @pytest.hookimpl(tryfirst=True, specname="pytest_runtest_makereport")
+    def pytest_runtest_makereport_told_by_the_kit(
+        self, item: pytest.Item, call: pytest.CallInfo[None]
+    ) -> pytest.TestReport | None:
+        """The report of a failure the kit tells itself, made without the traceback pytest would format
+        first (reading and parsing the source of every frame) only for the wrapper below to replace it:
+        a tenth of a run against a broken host went there. Otherwise pytest's own report. (pytest takes
+        a plugin's hooks by the ``pytest_`` prefix of their names; ``specname`` says which hook.)"""
+        if call.when != "call" or call.excinfo is None or not self._tells_the_failure_itself(call.excinfo.value):
+            return None
+        sections = [(f"Captured {key} {when}", content) for when, key, content in item._report_sections]
+        return pytest.TestReport(item.nodeid, item.location, dict.fromkeys(item.keywords, 1), "failed", "", "call",
+                                 sections, call.duration, call.start, call.stop, user_properties=item.user_properties)
+
     @pytest.hookimpl(wrapper=True)
     def pytest_runtest_makereport(self, item: pytest.Item, call: pytest.CallInfo[None]) -> Generator[None, Any, Any]:
         report = yield
         if report.when != "call" or not report.failed or call.excinfo is None:
             return report
-        finding = finding_in(call.excinfo.value)
-        step = exception_in(call.excinfo.value, StepOutOfTime)
-        if finding is None and step is not None:
-            # Told once, with its rerun line: not the message twice around "During handling of ...".
-            rules = [str(v) for k, v in item.user_properties if k == "rule"]
-            subject = "host" if not any(k == "plugin" for k, _ in item.user_properties) else "plugin"
-            text = f"{step}\n  rerun: {_rerun(self.settings, self.config, item, rules[0] if rules else '', subject)}"
-            report.longrepr = text
+        failure = call.excinfo.value
+        finding = finding_in(failure)
         if finding is not None:
             text = f"{finding.text()}\n  rerun: {rerun_line(self.settings, self.config, item, finding)}"
             report.user_properties.append((FINDING_PROPERTY, text))
-            if self.config.getoption("tbstyle", "auto") != "long":
-                # The finding is the whole story; the kit's frames and Hypothesis' notes are noise to a
-                # plugin author (and shown with --tb=long).
+            if self._tells_the_failure_itself(failure):
                 report.longrepr = text
+        elif self._tells_the_failure_itself(failure):
+            rules = [str(v) for k, v in item.user_properties if k == "rule"]
+            subject = "host" if not any(k == "plugin" for k, _ in item.user_properties) else "plugin"
+            rerun = _rerun(self.settings, self.config, item, rules[0] if rules else "", subject)
+            report.longrepr = f"{exception_in(failure, StepOutOfTime)}\n  rerun: {rerun}"
         # An errored test (the host broke the protocol, marked by wire.outcomes) is never excused.
         if hasattr(report, "wasxfail") or getattr(report, ERRORED_ATTRIBUTE, None):
             return report
