@@ -40,6 +40,7 @@ from pytest_toolconformance.host.client import HostClient, Session
 from pytest_toolconformance.host.errors import HostRefusal
 from pytest_toolconformance.suites.host.preconditions import origin_holds
 
+
 @cache
 def _validator(schema: str) -> jsonschema.Draft202012Validator:
     """A step schema's validator, built once a run (by its canonical text: a case is loaded afresh for

@@ -265,9 +265,14 @@ def test_statuses_from_real_outcomes(pytester: pytest.Pytester, monkeypatch: pyt
     assert text.startswith("earlier step\n") and "CAP-3" in text and "does not conform" in text
 
 
+#: The two report tests below run every host check (the agreement test twice) for what the report
+#: says of them, not for the cases each property draws: at the mutants' examples a property.
+EXAMPLES = "--toolconformance-max-examples=5"
+
+
 def test_serial_and_xdist_reports_agree_by_rule(pytester: pytest.Pytester) -> None:
-    _, serial = run_kit(pytester, name="serial.json")
-    result, parallel = run_kit(pytester, "-n", "2", subprocess=True, name="xdist.json")
+    _, serial = run_kit(pytester, EXAMPLES, name="serial.json")
+    result, parallel = run_kit(pytester, EXAMPLES, "-n", "2", subprocess=True, name="xdist.json")
     assert result.ret == pytest.ExitCode.OK, result.stdout.str()[-3000:]
     assert parallel["run"]["workers"] == 2
 
@@ -287,7 +292,7 @@ def test_serial_and_xdist_reports_agree_by_rule(pytester: pytest.Pytester) -> No
 def test_mutant_full_run_fails_exactly_its_rule(pytester: pytest.Pytester) -> None:
     from tests.subjects.mutants import cap_1_uncapped_description as mutant
 
-    result, report = run_kit(pytester, f"--toolconformance-host={CAP1_MUTANT}")
+    result, report = run_kit(pytester, f"--toolconformance-host={CAP1_MUTANT}", EXAMPLES)
     assert result.ret == pytest.ExitCode.TESTS_FAILED
     failed = by_status(report).get("failed", set())
     # Exactly the mutant's rule, plus the rules it declares it cannot help breaking (ALSO, with a reason).
