@@ -43,6 +43,14 @@ const { serve, error } = await kit("wire.mjs");
 const { buildPluginSource } = await kit("scripted.mjs");
 const { installScriptedHost, takeCallRecord } = await kit("steps.mjs");
 
+// pi transpiles every extension through jiti, which caches each file it transpiled in the OS temp folder
+// (os.tmpdir()/jiti) and never removes one. The kit's scripted plugins are new files on every run, so that
+// folder only grows (26,720 files, 290 MB on one CI machine). pi and this adapter get a temp folder of their
+// own, removed when the adapter exits; jiti still caches within the run.
+const ownTemp = mkdtempSync(join(tmpdir(), "toolconformance-pi-tmp-"));
+process.env.TMPDIR = ownTemp;
+process.on("exit", () => rmSync(ownTemp, { recursive: true, force: true, maxRetries: 3 }));
+
 
 let line = null; // the line of pi being served (servePi)
 let state = null;
