@@ -13,6 +13,7 @@ from pytest_toolconformance.host.inprocess import ReferenceHostAdapter
 from reference_host import Host
 from reference_host.sandbox import FileTools, Sandbox
 from reference_host.session import Session
+from tests.subjects.mutants.base import plumbing
 
 
 def mutant_host(
@@ -25,17 +26,20 @@ def mutant_host(
     """An adapter over a host whose sessions, sandboxes and file tools are the given subclasses."""
 
     class MutantHost(host_class):  # type: ignore[valid-type,misc]
+        @plumbing
         def adopt(self, session: Session) -> None:
             if session_class is not None:
                 session.__class__ = session_class
             super().adopt(session)
 
+        @plumbing
         def sandbox_for(self, root: Any) -> Any:
             sandbox = super().sandbox_for(root)
             if sandbox_class is not None and type(sandbox) is not sandbox_class:
                 sandbox.__class__ = sandbox_class
             return sandbox
 
+        @plumbing
         def file_tools_for(self, root: Any) -> Any:
             tools = super().file_tools_for(root)
             if file_tools_class is not None and type(tools) is not file_tools_class:

@@ -14,6 +14,7 @@ from pytest_toolconformance.host.inprocess import ReferenceHostAdapter
 from reference_host import Host
 from reference_host.registry import RegistrationContext
 from reference_host.session import Session, SessionSpec
+from tests.subjects.mutants.base import plumbing
 
 
 def session_mutant(
@@ -22,23 +23,33 @@ def session_mutant(
     """An adapter over a host whose sessions (opened ones, not delegated children) are ``session_class``."""
 
     class MutantHost(Host):
+        @plumbing
         def open_session(self, spec: Mapping[str, Any] | SessionSpec) -> Session:
             session = super().open_session(spec)
             session.__class__ = session_class
-            if on_open is not None:
-                on_open(self, session)
             return session
 
-    return ReferenceHostAdapter(host_factory=MutantHost)
+    if on_open is None:
+        return ReferenceHostAdapter(host_factory=MutantHost)
+    hook = on_open
+
+    class HookedHost(MutantHost):
+        def open_session(self, spec: Mapping[str, Any] | SessionSpec) -> Session:
+            session = super().open_session(spec)
+            hook(self, session)
+            return session
+
+    return ReferenceHostAdapter(host_factory=HookedHost)
 
 
 class _Wrapped:
-    """A plugin whose ``register(ctx)`` gets the context re-classed to a broken subclass."""
+    """A plugin whose ``register(ctx)`` gets the context re-classed to a broken subclass; the host
+    reads its name and ``register`` as it reads the plugin's own (Host.install_plugin)."""
 
     def __init__(self, inner: Any, context_class: type[RegistrationContext]) -> None:
         self.inner = inner
         self.context_class = context_class
-        self.__name__ = getattr(inner, "__name__", type(inner).__name__)
+        self.__name__ = getattr(inner, "__name__", None) or type(inner).__name__
 
     def register(self, ctx: RegistrationContext) -> Any:
         ctx.__class__ = self.context_class
@@ -49,9 +60,12 @@ def context_mutant(context_class: type[RegistrationContext]) -> ReferenceHostAda
     """An adapter over a host whose registration contexts are ``context_class``."""
 
     class MutantHost(Host):
+        @plumbing
         def install_plugin(
             self, plugin: Any, *, manifest: Mapping[str, Any] | None = None, name: str | None = None
         ) -> Any:
-            return super().install_plugin(_Wrapped(plugin, context_class), manifest=manifest, name=name)
+            if callable(getattr(plugin, "register", None)):
+                plugin = _Wrapped(plugin, context_class)
+            return super().install_plugin(plugin, manifest=manifest, name=name)
 
     return ReferenceHostAdapter(host_factory=MutantHost)

@@ -16,7 +16,7 @@ from pytest_toolconformance.host.inprocess import ReferenceHostAdapter
 from reference_host import Host
 from reference_host.registry import Registration
 from reference_host.session import Session, SessionSpec
-from tests.subjects.mutants.base import AnswerMutant
+from tests.subjects.mutants.base import AnswerMutant, plumbing
 
 Entry = dict[str, Any]
 
@@ -71,20 +71,30 @@ def sessions_mutant(
     """An adapter over a host whose sessions, and their delegated children, are ``session_class``."""
 
     class MutantSession(session_class):  # type: ignore[misc, valid-type]
+        @plumbing
         def delegate(self, *, read_only: bool = True, requested: Mapping[str, Any] | None = None) -> Session:
             child = super().delegate(read_only=read_only, requested=requested)
             child.__class__ = MutantSession
             return child
 
     class MutantHost(Host):
+        @plumbing
         def open_session(self, spec: Mapping[str, Any] | SessionSpec) -> Session:
             session = super().open_session(spec)
             session.__class__ = MutantSession
-            if on_open is not None:
-                on_open(self, session)
             return session
 
-    return ReferenceHostAdapter(host_factory=MutantHost)
+    if on_open is None:
+        return ReferenceHostAdapter(host_factory=MutantHost)
+    hook = on_open
+
+    class HookedHost(MutantHost):
+        def open_session(self, spec: Mapping[str, Any] | SessionSpec) -> Session:
+            session = super().open_session(spec)
+            hook(self, session)
+            return session
+
+    return ReferenceHostAdapter(host_factory=HookedHost)
 
 
 def proceed(session: Session, reg: Registration, args: Any) -> tuple[dict[str, Any], list[str]]:

@@ -2,10 +2,21 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from pytest_toolconformance.host.inprocess import ReferenceHostAdapter
 from reference_host import Host
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def plumbing(method: F) -> F:
+    """Mark an override that only re-classes what the reference host builds (a session, a sandbox):
+    it changes no behaviour itself, so it is not a change tests/kit/suites/mutant_reach.py traces.
+    What it re-classes to is: that class's own overrides are."""
+    method.__toolconformance_plumbing__ = True  # type: ignore[attr-defined]
+    return method
 
 
 class AnswerMutant(ReferenceHostAdapter):
