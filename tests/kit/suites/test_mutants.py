@@ -2,9 +2,14 @@
 
 A mutant module (tests/subjects/mutants/) defines ``RULE``, the one rule it breaks, ``factory()``, and
 optionally ``ALSO``: ``{rule: reason}`` for rules whose checks truly depend on the broken
-behaviour. The suites run whole against every mutant: the mutant must turn ``RULE`` red and no
+behaviour. The suites run against every mutant: the mutant must turn ``RULE`` red and no
 other rule but those it declares. A rule that a broken precondition blocks is not red (it is
 reported ``blocked by RULE``), so it needs no declaration.
+
+A mutant runs the checks that reach a method it overrides; every other check is proven to end as
+against the reference host, where it passes (mutant_reach.py says how, and when a mutant runs every
+check instead). ``TOOLCONFORMANCE_MUTANT_AUDIT=1`` runs every check against every mutant and tries
+that proof.
 """
 
 from __future__ import annotations
