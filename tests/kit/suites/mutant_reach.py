@@ -64,7 +64,7 @@ def _from_mutants(obj: object) -> bool:
 
 
 def _from_base(cls: type) -> bool:
-    return cls.__module__.split(".")[0] == "reference_host" or cls.__module__.startswith(BASE_PACKAGES[1])
+    return any(cls.__module__ == package or cls.__module__.startswith(f"{package}.") for package in BASE_PACKAGES)
 
 
 def _mutant_classes(roots: Iterable[object]) -> set[type]:
