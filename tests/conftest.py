@@ -56,3 +56,48 @@ def node_ready() -> str:
     if node is None or not (NODE_MODULES / "typebox").is_dir():
         pytest.skip("needs Node.js and tests/node_modules: run `npm ci --prefix tests`")
     return node
+
+
+#: The own suite's longest tests (docs/performance.md, "Where the wall time goes now"), longest first;
+#: a path alone stands for its whole module (the corpus pair shares one module-scoped run).
+LONGEST = (
+    "tests/kit/suites/test_plugin_suites.py::test_faulty_plugins_are_reported_and_the_run_goes_on",
+    "tests/kit/plugins/test_plugin_corpus.py",
+    "tests/kit/host/wire/test_wire_fault_budget.py",
+    "tests/kit/suites/test_mutants.py::test_mutant_is_caught_on_its_rule_and_no_other[cost_1_rescans_catalog_per_tool]",
+    "tests/kit/host/wire/test_wire_equivalence.py",
+    "tests/kit/plugins/test_plugin_pi.py",
+)
+
+
+def _worksteal_shares(count: int, workers: int) -> list[int]:
+    """How many tests each worker gets first under ``--dist worksteal`` (xdist splits the collection
+    in order: the first idle worker the first ``count // workers``, the next a share of the rest)."""
+    shares = []
+    for worker in range(workers):
+        shares.append(count // (workers - worker))
+        count -= shares[-1]
+    return shares
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Under ``-n N --dist worksteal``, each worker's first share starts with its turn of LONGEST.
+
+    A worker runs its share in order and others steal only from a share's end, so a long test placed
+    late in a share ran last, alone (the faulty-plugin run: the suite's last 351 s on one worker while
+    two were done). Every worker collects the same order, as xdist requires."""
+    workers = getattr(config, "workerinput", {}).get("workercount", 0)
+    if workers < 2 or config.getoption("dist", None) != "worksteal":
+        return
+    groups: list[list[pytest.Item]] = [[] for _ in LONGEST]
+    rest: list[pytest.Item] = []
+    for item in items:
+        index = next((i for i, name in enumerate(LONGEST) if item.nodeid == name or
+                      ("::" not in name and item.nodeid.startswith(f"{name}::"))), None)
+        (rest if index is None else groups[index]).append(item)
+    ordered: list[pytest.Item] = []
+    for worker, share in enumerate(_worksteal_shares(len(items), workers)):
+        head = [item for group in groups[worker::workers] for item in group]
+        ordered += head + rest[: max(0, share - len(head))]
+        rest = rest[max(0, share - len(head)):]
+    items[:] = ordered + rest

@@ -301,6 +301,8 @@ class ToolSubject(Subject):
                                     plugin.host.call_timeout)
                     except CallTimeout:
                         timed_out = True
+                    except KeyboardInterrupt:
+                        raise  # Ctrl-C while the kit waits on the handler: the run stops (below says where)
                     except BaseException:  # noqa: BLE001 - recorded by the wrapper
                         pass
                     finally:
