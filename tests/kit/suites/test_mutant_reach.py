@@ -9,6 +9,7 @@ from types import ModuleType
 
 import pytest
 
+from pytest_toolconformance.host.inprocess import reference_adapter
 from reference_host.registry import RegistrationContext
 from reference_host.sandbox import FileTools
 from reference_host.session import Session
@@ -63,13 +64,11 @@ def test_plumbing_marks_only_the_method_it_decorates() -> None:
     module = ModuleType("tests.subjects.mutants.fake")
     Plumbed.__module__ = module.__name__
     module.Plumbed = Plumbed  # type: ignore[attr-defined]
-    assert mutant_reach.changed_points(module, _reference_adapter()) == {(Session, "compose")}
-
-
-def _reference_adapter() -> object:
-    from pytest_toolconformance.host.inprocess import reference_adapter
-
-    return reference_adapter()
+    adapter = reference_adapter()
+    try:
+        assert mutant_reach.changed_points(module, adapter) == {(Session, "compose")}
+    finally:
+        adapter.close()
 
 
 CHECKS = '''

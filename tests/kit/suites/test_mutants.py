@@ -128,7 +128,8 @@ def _runs_the_timing_check(module: ModuleType) -> bool:
 
 def _mutant_run(pytester: pytest.Pytester, profile: str, host: str, *options: str,
                 plugins: Sequence[object] = ()) -> pytest.HookRecorder:
-    """The whole host suites against ``host``, as every mutant (and the reach recording) runs them."""
+    """The host suites against ``host`` with the mutants' settings (the reach recording's run too);
+    ``plugins`` may leave checks out (mutant_reach.SelectChecks)."""
     return pytester.inline_run(
         "--toolconformance",
         f"--toolconformance-host={host}",
