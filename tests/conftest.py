@@ -6,6 +6,7 @@ import os
 import shutil
 import signal
 from pathlib import Path
+from typing import Any
 
 import hypothesis.strategies  # noqa: F401 - import once here: pytester runs that import it first get a second copy
 import pytest
@@ -70,6 +71,15 @@ LONGEST = (
 )
 
 
+#: The controller's ``--dist``, handed to each worker (a worker's own ``--dist`` reads "no").
+DIST_KEY = "toolconformance_own_suite_dist"
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node: Any) -> None:
+    node.workerinput[DIST_KEY] = node.config.getoption("dist")
+
+
 def _worksteal_shares(count: int, workers: int) -> list[int]:
     """How many tests each worker gets first under ``--dist worksteal`` (xdist splits the collection
     in order: the first idle worker the first ``count // workers``, the next a share of the rest)."""
@@ -86,8 +96,9 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     A worker runs its share in order and others steal only from a share's end, so a long test placed
     late in a share ran last, alone (the faulty-plugin run: the suite's last 351 s on one worker while
     two were done). Every worker collects the same order, as xdist requires."""
-    workers = getattr(config, "workerinput", {}).get("workercount", 0)
-    if workers < 2 or config.getoption("dist", None) != "worksteal":
+    workerinput = getattr(config, "workerinput", {})
+    workers = workerinput.get("workercount", 0)
+    if workers < 2 or workerinput.get(DIST_KEY) != "worksteal":
         return
     groups: list[list[pytest.Item]] = [[] for _ in LONGEST]
     rest: list[pytest.Item] = []

@@ -29,14 +29,19 @@ class FakeWorker:
 
 
 class FakeConfig:
-    def __init__(self, workers: int) -> None:
-        self.workerinput = {"workercount": workers}
+    """A worker's config as xdist leaves it: its own ``--dist`` reads "no"; the controller's comes in
+    ``workerinput`` (conftest's pytest_configure_node, run here on a fake node)."""
+
+    def __init__(self, workers: int, dist: str = "worksteal") -> None:
+        self.workerinput: dict[str, Any] = {"workercount": workers}
+        controller = SimpleNamespace(getoption=lambda name, default=None: dist if name == "dist" else default)
+        conftest.pytest_configure_node(SimpleNamespace(workerinput=self.workerinput, config=controller))
 
     def getvalue(self, name: str) -> Any:
         return [f"{self.workerinput['workercount']}*popen"] if name == "tx" else None
 
     def getoption(self, name: str, default: Any = None) -> Any:
-        return "worksteal" if name == "dist" else default
+        return "no" if name == "dist" else default
 
 
 def first_shares(nodeids: list[str], workers: int) -> list[list[str]]:
@@ -74,9 +79,7 @@ def test_each_worker_starts_with_its_turn_of_the_longest_tests(workers: int) -> 
 
 def test_without_worksteal_the_order_is_left_as_collected() -> None:
     items = [SimpleNamespace(nodeid=n) for n in (conftest.LONGEST[0], "a::b")][::-1]
-    config = FakeConfig(3)
-    config.getoption = lambda name, default=None: "load" if name == "dist" else default  # type: ignore[method-assign]
-    conftest.pytest_collection_modifyitems(config, items)  # type: ignore[arg-type]
+    conftest.pytest_collection_modifyitems(FakeConfig(3, dist="load"), items)  # type: ignore[arg-type]
     assert [i.nodeid for i in items] == ["a::b", conftest.LONGEST[0]]
 
 
