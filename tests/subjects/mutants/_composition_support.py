@@ -15,7 +15,8 @@ from typing import Any
 from pytest_toolconformance.host.inprocess import ReferenceHostAdapter
 from reference_host import Host
 from reference_host.registry import Registration
-from reference_host.session import Session, SessionSpec
+from reference_host.session import Session
+from tests.subjects.mutants._calls_support import session_mutant
 from tests.subjects.mutants.base import AnswerMutant, plumbing
 
 Entry = dict[str, Any]
@@ -77,24 +78,7 @@ def sessions_mutant(
             child.__class__ = MutantSession
             return child
 
-    class MutantHost(Host):
-        @plumbing
-        def open_session(self, spec: Mapping[str, Any] | SessionSpec) -> Session:
-            session = super().open_session(spec)
-            session.__class__ = MutantSession
-            return session
-
-    if on_open is None:
-        return ReferenceHostAdapter(host_factory=MutantHost)
-    hook = on_open
-
-    class HookedHost(MutantHost):
-        def open_session(self, spec: Mapping[str, Any] | SessionSpec) -> Session:
-            session = super().open_session(spec)
-            hook(self, session)
-            return session
-
-    return ReferenceHostAdapter(host_factory=HookedHost)
+    return session_mutant(MutantSession, on_open)
 
 
 def proceed(session: Session, reg: Registration, args: Any) -> tuple[dict[str, Any], list[str]]:
