@@ -180,6 +180,14 @@ class ReachRecorder:
         if report.failed:
             self.failed.add(self.current)
 
+    def reach_map(self, everywhere: frozenset[str]) -> ReachMap:
+        """What the recorded run says, with the points ``recording`` found held elsewhere."""
+        return ReachMap(
+            reached={key: frozenset(points) for key, points in self.reached.items()},
+            passed=frozenset(self.ran - self.failed),
+            everywhere=everywhere,
+        )
+
 
 def check_key(item: pytest.Item) -> str:
     """A check's name in both runs: its file and its name there (node ids are relative to each run's
@@ -280,8 +288,10 @@ class SelectChecks:
         self.keep = keep
 
     def pytest_collection_modifyitems(self, config: pytest.Config, items: list[pytest.Item]) -> None:
-        kept = [item for item in items if self.keep(check_key(item))]
-        left = [item for item in items if not self.keep(check_key(item))]
+        kept: list[pytest.Item] = []
+        left: list[pytest.Item] = []
+        for item in items:
+            (kept if self.keep(check_key(item)) else left).append(item)
         if left:
             config.hook.pytest_deselected(items=left)
             items[:] = kept

@@ -127,11 +127,7 @@ def test_a_check_reaches_what_it_calls_in_any_thread_and_a_held_method_is_everyw
     with mutant_reach.recording([(base, "changed"), (base, "kept")], recorder) as everywhere:
         pytester.inline_run("-p", "no:cacheprovider", plugins=[recorder])
     assert vars(base)["changed"].__name__ == "changed" and not hasattr(vars(base)["changed"], "__wrapped__")
-    reach = mutant_reach.ReachMap(
-        reached={key: frozenset(points) for key, points in recorder.reached.items()},
-        passed=frozenset(recorder.ran - recorder.failed),
-        everywhere=everywhere,
-    )
+    reach = recorder.reach_map(everywhere)
     names = {key.rsplit("::", 1)[-1]: key for key in recorder.ran}
     assert reach.reached[names["test_reaches_in_a_thread"]] == {"reach_subject.Base.changed"}
     assert everywhere == {"reach_subject.Base.kept"}  # TABLE holds it: a call may pass the wrapper

@@ -166,11 +166,7 @@ def _reach(request: pytest.FixtureRequest, pytester: pytest.Pytester, profile: s
         assert recorder.ran and not recorder.failed, (
             f"the reference host failed checks with the mutants' settings: {sorted(recorder.failed)}"
         )
-        request.config.stash[_REACH] = mutant_reach.ReachMap(
-            reached={key: frozenset(points) for key, points in recorder.reached.items()},
-            passed=frozenset(recorder.ran - recorder.failed),
-            everywhere=everywhere,
-        )
+        request.config.stash[_REACH] = recorder.reach_map(everywhere)
     return request.config.stash[_REACH]
 
 
