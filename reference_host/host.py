@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import shutil
+import tempfile
 import threading
 from collections.abc import Mapping
 from pathlib import Path
@@ -42,6 +44,7 @@ class Host:
         # whose ancestor link was retargeted names another directory and gets another sandbox.
         self._sandboxes: dict[tuple[int, int], Sandbox] = {}
         self._file_tools: dict[tuple[int, int], FileTools] = {}
+        self._temp_roots: list[Path] = []
         self._lock = threading.Lock()
         for tool in core_tools():
             self.registry.add_core(
@@ -131,7 +134,7 @@ class Host:
         # The ceiling is what the account had when the session opened; later grants never widen it.
         ceiling = Ceiling(admin=live.admin, project_ids=live.project_ids)
         plan_turn = parsed.mode == "plan"
-        workspace = Workspace(parsed.sandbox_root, self._open_files)
+        workspace = Workspace(parsed.sandbox_root, self._open_files, self._temp_root)
         session = Session(self, parsed, TurnRestrictions(plan_turn=plan_turn), ceiling, workspace)
         if plan_turn and parsed.conversation in ("managed", "local"):
             session.restrictions = TurnRestrictions(
@@ -139,6 +142,13 @@ class Host:
             )
         self.adopt(session)
         return session
+
+    def _temp_root(self) -> Path:
+        """A temporary root for a session whose spec named none; removed when the host closes."""
+        root = Path(tempfile.mkdtemp(prefix="toolconformance-sandbox-"))
+        with self._lock:
+            self._temp_roots.append(root)
+        return root
 
     def _open_files(self, root: Path) -> tuple[Sandbox, FileTools]:
         """The sandbox and file tools of a workspace, opened when the workspace is first used."""
@@ -168,12 +178,15 @@ class Host:
             return self._file_tools[key]
 
     def close(self) -> None:
-        """Close every sandbox this host opened."""
+        """Close every sandbox this host opened and remove the temporary roots it made."""
         with self._lock:
             for sandbox in self._sandboxes.values():
                 sandbox.close()
             self._sandboxes.clear()
             self._file_tools.clear()
+            temp_roots, self._temp_roots = self._temp_roots, []
+        for root in temp_roots:
+            shutil.rmtree(root, ignore_errors=True)
 
     def adopt(self, session: Session) -> None:
         with self._lock:

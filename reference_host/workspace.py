@@ -11,7 +11,6 @@ the entry runs.
 from __future__ import annotations
 
 import re
-import tempfile
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -24,6 +23,8 @@ from .tools import text_result
 
 #: How a workspace gets the sandbox and file tools for its root (the host keeps one pair per directory).
 OpenFiles = Callable[[Path], tuple[Sandbox, FileTools]]
+#: How a workspace whose spec named no root gets a temporary one (the host removes it when it closes).
+MakeRoot = Callable[[], Path]
 
 _RESULT_KEYS_HIDDEN = ("text", "ok")
 
@@ -34,9 +35,10 @@ class Workspace:
     Kept, not looked up again: a session whose ``sandboxRoot`` path is later retargeted (an
     ancestor link pointed elsewhere) goes on working in the directory it opened."""
 
-    def __init__(self, root: Path | None, open_files: OpenFiles) -> None:
+    def __init__(self, root: Path | None, open_files: OpenFiles, make_root: MakeRoot) -> None:
         self._root = root
         self._open_files = open_files
+        self._make_root = make_root
         self._files: tuple[Sandbox, FileTools] | None = None
         self._lock = threading.Lock()
 
@@ -44,7 +46,7 @@ class Workspace:
         """The host directory; a temporary one is made on first use when the spec named none."""
         with self._lock:
             if self._root is None:
-                self._root = Path(tempfile.mkdtemp(prefix="toolconformance-sandbox-"))
+                self._root = self._make_root()
             return self._root
 
     def _opened(self) -> tuple[Sandbox, FileTools]:

@@ -156,3 +156,25 @@ def test_reg2_an_internal_tool_with_an_empty_description_is_refused_at_registrat
     report = host.install_plugin(Plugin, name="loc")
     assert [r.rule for r in report.refused] == ["REG-2"]
     assert "description" in report.refused[0].message
+
+
+# ----------------------------------------------------------- the temporary roots the host made
+
+
+def test_closing_the_host_removes_the_temporary_roots_it_made_and_no_named_one(tmp_path: Path) -> None:
+    # Every session without a sandboxRoot gets a temporary root; a run opens thousands of them, so one
+    # left behind per session filled the machine's temporary folder (261,406 empty folders in a day).
+    host = Host()
+    named = tmp_path / "named"
+    named.mkdir()
+    made = []
+    for _ in range(3):
+        session = host.open_session({"identity": {"userId": "u1"}})
+        assert session.sandbox_op({"kind": "write", "path": "/workspace/a.txt", "content": "x"}).admitted
+        made.append(session.sandbox().root)
+    kept = host.open_session({"identity": {"userId": "u1"}, "sandboxRoot": str(named)})
+    assert kept.sandbox_op({"kind": "write", "path": "/workspace/b.txt", "content": "y"}).admitted
+    assert all(root.is_dir() for root in made)
+    host.close()
+    assert [root for root in made if root.exists()] == []
+    assert (named / "b.txt").read_text() == "y", "a root the spec named is the caller's, never removed"
