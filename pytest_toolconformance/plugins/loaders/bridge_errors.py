@@ -145,6 +145,15 @@ def timeout_text(plugin: str, entry: Path, step: str, bound: float, what: str, l
             + tail_note(tail, process))
 
 
+def package_folder(entry: Path) -> Path:
+    """The folder of the package that holds ``entry`` (its nearest package.json), where an npm install
+    reaches it; the entry's own folder where no package.json is above it."""
+    for folder in entry.parents:
+        if (folder / "package.json").is_file():
+            return folder
+    return entry.parent
+
+
 def load_failure(entry: Path, module_format: str, node: str | None, timeout: float,
                  error: Mapping[str, Any], tail: str | None) -> PluginLoadError:
     """The bridge's report of a failed load (``error``) as a finding a plugin author acts on."""
@@ -157,7 +166,7 @@ def load_failure(entry: Path, module_format: str, node: str | None, timeout: flo
     where = f"JS plugin {entry}"
     stack = error.get("stack") or ""
     if phase == "jiti-missing":
-        text = f'TypeScript plugin {entry} needs jiti: run "npm install --save-dev jiti" in {entry.parent}'
+        text = f'TypeScript plugin {entry} needs jiti: run "npm install --save-dev jiti" in {package_folder(entry)}'
     elif phase == "node-version":
         text = f"{where} cannot be loaded: {message}"
     elif phase == "not-a-plugin":

@@ -398,6 +398,17 @@ def test_typescript_without_jiti_says_how_to_fix(plugins, tmp_path: Path) -> Non
     )
 
 
+def test_typescript_without_jiti_names_the_package_folder_not_the_entrys(plugins, tmp_path: Path) -> None:
+    # pi's layout: package.json's pi.extensions names ./src/ext.ts; an install in src/ would start a
+    # second package there.
+    folder = tmp_path / "my-ext"
+    shutil.copytree(JS_PLUGINS / "typescript", folder / "src")
+    (folder / "package.json").write_text('{"name": "my-ext", "pi": {"extensions": ["./src/index.ts"]}}')
+    with pytest.raises(PluginLoadError) as info:
+        registered(plugins(folder / "src" / "index.ts"))
+    assert str(info.value).endswith(f'run "npm install --save-dev jiti" in {folder}')
+
+
 # --------------------------------------------------------------------------------- load errors
 
 
