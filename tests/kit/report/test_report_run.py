@@ -376,3 +376,16 @@ def test_host_findings_are_short_and_rerun_exactly_their_case(pytester: pytest.P
     again = pytester.runpytest_inprocess(*shlex.split(rerun.removeprefix("  rerun: ").removeprefix("pytest ")),
                                          "-p", "no:cacheprovider")
     again.assert_outcomes(failed=1)
+
+
+def test_an_attack_rows_finding_reproduces_with_what_the_host_was_given(pytester: pytest.Pytester) -> None:
+    """Issue 24, item 6: an attack row's reproduction is the plan file, the route and the operation;
+    the row's title and expectation are the finding's first line already, not repeated beside them."""
+    host = "--toolconformance-host=tests.subjects.mutants.planfile_2_paths_normalized:factory"
+    result = pytester.runpytest_inprocess("--toolconformance", host, "-k", "test_plan_file_attack and dot-segment",
+                                          "-p", "no:cacheprovider")
+    reproductions = [line for line in result.stdout.str().splitlines() if line.startswith("  reproduce: ")]
+    assert reproductions, result.stdout.str()[-2000:]
+    for line in reproductions:
+        given = json.loads(line.removeprefix("  reproduce: "))
+        assert set(given) == {"planFile", "via", "op"}, line
