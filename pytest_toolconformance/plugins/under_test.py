@@ -332,8 +332,9 @@ def load_and_install(index: int, spec: str, path: Path, timeout: float) -> Plugi
     plugin.close()
     retried = _load_once(index, spec, path, timeout * RETRY_FACTOR)
     if retried.out_of_time is not None:
-        retried.error = (f"{retried.error} It ran out of time again when retried with {timeout * RETRY_FACTOR:g} s, "
-                         "so the kit could not check it: this is an error of the run, not a rule's failure")
+        retried.error = (f"{str(retried.error).rstrip('. ')}. That was its second try, with {RETRY_FACTOR:g} times the "
+                         "bounds of the first, which ran out of time too, so the kit could not check it: this is an "
+                         "error of the run, not a rule's failure")
     return retried
 
 

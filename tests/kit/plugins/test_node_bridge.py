@@ -895,3 +895,29 @@ def test_a_checks_call_after_the_process_ended_finds_the_plugin_loaded(tmp_path:
             assert bridged.pid is not None, f"{check}: the plugin is loaded again before the call is made"
     finally:
         plugin.close()
+
+
+def test_a_load_out_of_time_twice_says_both_tries_in_one_sentence(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 24, item 7: the errored load names the bound of the try that ran out last and says it was
+    the second, with longer bounds (it said 'within 90 s' and then 'retried with 15 s', the step bound,
+    with no full stop between the two)."""
+    from pytest_toolconformance.plugins import under_test
+
+    bounds: list[float] = []
+
+    def out_of_time(index: int, spec: str, path: Path, timeout: float) -> under_test.PluginUnderTest:
+        bounds.append(timeout)
+        plugin = under_test.PluginUnderTest(index, spec, path)
+        plugin.error = f"importing its entry did not finish within {6 * timeout:g} s. Look for a busy loop"
+        plugin.out_of_time = "import"
+        return plugin
+
+    monkeypatch.setattr(under_test, "_load_once", out_of_time)
+    plugin = under_test.load_and_install(0, "hangs", Path("hangs"), 5.0)
+    plugin.close()
+    assert bounds == [5.0, 5.0 * under_test.RETRY_FACTOR]
+    assert plugin.error == (
+        "importing its entry did not finish within 90 s. Look for a busy loop. That was its second try, with 3 "
+        "times the bounds of the first, which ran out of time too, so the kit could not check it: this is an "
+        "error of the run, not a rule's failure"
+    )
