@@ -504,18 +504,20 @@ class Tail:
                 self.truncated = True
 
     def text(self) -> str:
+        """The bytes kept, less unshare's words about the kit's kill (however the reads split them)."""
         with self._lock:
-            return self._data.decode("utf-8", "replace")
+            text = self._data.decode("utf-8", "replace")
+        return "".join(line for line in text.splitlines(keepends=True) if line.rstrip("\n") != _UNSHARE_NOISE)
 
 
 # What util-linux's unshare says when the kit kills its child: noise about the kit, not the plugin.
-_UNSHARE_NOISE = b"unshare: sigprocmask unblock failed: Invalid argument\n"
+_UNSHARE_NOISE = "unshare: sigprocmask unblock failed: Invalid argument"
 
 
 def _read_stderr(stream: Any, tail: Tail) -> None:
     try:
         while chunk := stream.read(65536):
-            tail.add(chunk.replace(_UNSHARE_NOISE, b""))
+            tail.add(chunk)
     except (OSError, ValueError):
         pass
     finally:

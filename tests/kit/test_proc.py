@@ -282,3 +282,13 @@ def test_named_variables_pass_through_and_nothing_else(monkeypatch: pytest.Monke
     assert env["TC_FROM_ENV"] == "1" and env["TC_FROM_OPTION"] == "2"
     assert "TC_OTHER" not in env and "TC_MISSING" not in env
     assert {env["HOME"], env["TMPDIR"], env["LC_ALL"]} == {"/h", "/t", "C.UTF-8"}
+
+
+def test_a_tail_leaves_out_unshares_words_about_the_kits_kill_however_they_were_read() -> None:
+    # Seen in a user's finding: "Node stderr: unshare: sigprocmask unblock failed: Invalid argument",
+    # which is util-linux's unshare on the kit's kill, nothing the plugin wrote.
+    tail = _proc.Tail(4096)
+    for chunk in (b"Error: Cannot find module 'x'\nunshare: sigprocmask unbl", b"ock failed: Invalid argument\n",
+                  b"the plugin's last line\nunshare: sigprocmask unblock failed: Invalid argument"):
+        tail.add(chunk)
+    assert tail.text() == "Error: Cannot find module 'x'\nthe plugin's last line\n"

@@ -8,6 +8,7 @@ what failed and what to do.
 
 from __future__ import annotations
 
+import re
 import subprocess
 from collections.abc import Mapping
 from pathlib import Path
@@ -154,6 +155,16 @@ def package_folder(entry: Path) -> Path:
     return entry.parent
 
 
+def hidden_module(message: str) -> Path | None:
+    """The module a "Cannot find module '/abs/path'" names, where the kit sees it there: the plugin's
+    sandbox hid it, it is not missing."""
+    match = re.search(r"Cannot find module '(/[^']+)'", message)
+    if match is None:
+        return None
+    path = Path(match[1])
+    return path if path.is_file() else None
+
+
 def load_failure(entry: Path, module_format: str, node: str | None, timeout: float,
                  error: Mapping[str, Any], tail: str | None) -> PluginLoadError:
     """The bridge's report of a failed load (``error``) as a finding a plugin author acts on."""
@@ -184,6 +195,13 @@ def load_failure(entry: Path, module_format: str, node: str | None, timeout: flo
         text = (
             f"register(ctx) of {where} threw {js}. Fix the plugin so that register completes; "
             f"none of its tools were installed{stack_note(stack)}"
+        )
+    elif (hidden := hidden_module(message)) is not None:
+        text = (
+            f"Could not load {where}: it imports {hidden}, which exists but lies outside the plugin's package "
+            f"({package_folder(entry)}), and the kit's sandbox shows a plugin its package and what it resolves "
+            "through node_modules only (docs/access-model.md, reads). Move the module into the package, or make it "
+            "a dependency the package installs"
         )
     elif code in ("ERR_MODULE_NOT_FOUND", "MODULE_NOT_FOUND") or "Cannot find module" in message:
         text = (

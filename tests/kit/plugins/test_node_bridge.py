@@ -921,3 +921,24 @@ def test_a_load_out_of_time_twice_says_both_tries_in_one_sentence(monkeypatch: p
         "times the bounds of the first, which ran out of time too, so the kit could not check it: this is an "
         "error of the run, not a rule's failure"
     )
+
+
+def test_a_module_the_sandbox_hides_is_said_hidden_not_missing(plugins, tmp_path: Path) -> None:
+    """A plugin that imports a file beside its package (a monorepo's ../lib) fails to load in the sandbox,
+    which shows a plugin its package only: the finding says so, instead of "install the missing package"."""
+    from pytest_toolconformance import _proc
+
+    if not _proc.confinement().isolated:
+        pytest.skip(f"no namespaces here ({_proc.confinement().reason}): the module is in sight and loads")
+    (tmp_path / "lib").mkdir()
+    (tmp_path / "lib" / "helper.mjs").write_text("export const helper = 1;\n")
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "package.json").write_text('{"name": "pkg", "type": "module"}')
+    (package / "index.mjs").write_text(
+        'import { helper } from "../lib/helper.mjs";\nexport function register(ctx) { return helper; }\n'
+    )
+    with pytest.raises(PluginLoadError) as info:
+        registered(plugins(package / "index.mjs"))
+    assert f"it imports {tmp_path / 'lib' / 'helper.mjs'}, which exists but lies outside the plugin's package " \
+        f"({package})" in str(info.value)
