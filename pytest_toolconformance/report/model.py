@@ -332,7 +332,9 @@ def build_report(
                 entry["reason"] = NOT_RUN_UNFINISHED
     why = list(incomplete)
     if not any(t.outcome in DECISIVE for t in collector.tests.values()):
-        why.append("no check ran (none collected, all deselected or skipped): nothing was verified")
+        # An unfinished run says why already; guessing "none collected" beside it misleads.
+        why.append("no check finished: nothing was verified" if incomplete else
+                   "no check ran (none collected, all deselected or skipped): nothing was verified")
     if summary["failed"] or summary["errored"]:
         why.append(f"{summary['failed']} rule(s) failed, {summary['errored']} errored")
     if stale:

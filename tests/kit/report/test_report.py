@@ -171,6 +171,8 @@ def test_a_run_of_zero_checks_is_not_ok() -> None:
     validate(unfinished)
     assert unfinished["ok"] is False and unfinished["why"][0] == "interrupted"
     assert all("did not finish" in r["reason"] for r in unfinished["rules"])
+    # Ctrl-C in the first check: it says why once, and guesses no other cause ("none collected").
+    assert unfinished["why"][1:] == ["no check finished: nothing was verified"]
 
 
 # -- real runs ----------------------------------------------------------------------------------
