@@ -146,15 +146,6 @@ def timeout_text(plugin: str, entry: Path, step: str, bound: float, what: str, l
             + tail_note(tail, process))
 
 
-def package_folder(entry: Path) -> Path:
-    """The folder of the package that holds ``entry`` (its nearest package.json), where an npm install
-    reaches it; the entry's own folder where no package.json is above it."""
-    for folder in entry.parents:
-        if (folder / "package.json").is_file():
-            return folder
-    return entry.parent
-
-
 def hidden_module(message: str) -> Path | None:
     """The module a "Cannot find module '/abs/path'" names, where the kit sees it there: the plugin's
     sandbox hid it, it is not missing."""
@@ -165,9 +156,10 @@ def hidden_module(message: str) -> Path | None:
     return path if path.is_file() else None
 
 
-def load_failure(entry: Path, module_format: str, node: str | None, timeout: float,
+def load_failure(entry: Path, package: Path, module_format: str, node: str | None, timeout: float,
                  error: Mapping[str, Any], tail: str | None) -> PluginLoadError:
-    """The bridge's report of a failed load (``error``) as a finding a plugin author acts on."""
+    """The bridge's report of a failed load (``error``) as a finding a plugin author acts on; ``package``
+    is the plugin's own folder as its sandbox shows it (:func:`.bridged.plugin_folder`)."""
     phase = error.get("phase")
     name = error.get("name") or "Error"
     # Node's "Require stack:" list is for humans debugging node, not a line of the finding.
@@ -177,7 +169,7 @@ def load_failure(entry: Path, module_format: str, node: str | None, timeout: flo
     where = f"JS plugin {entry}"
     stack = error.get("stack") or ""
     if phase == "jiti-missing":
-        text = f'TypeScript plugin {entry} needs jiti: run "npm install --save-dev jiti" in {package_folder(entry)}'
+        text = f'TypeScript plugin {entry} needs jiti: run "npm install --save-dev jiti" in {package}'
     elif phase == "node-version":
         text = f"{where} cannot be loaded: {message}"
     elif phase == "not-a-plugin":
@@ -199,7 +191,7 @@ def load_failure(entry: Path, module_format: str, node: str | None, timeout: flo
     elif (hidden := hidden_module(message)) is not None:
         text = (
             f"Could not load {where}: it imports {hidden}, which exists but lies outside the plugin's package "
-            f"({package_folder(entry)}), and the kit's sandbox shows a plugin its package and what it resolves "
+            f"({package}), and the kit's sandbox shows a plugin its package and what it resolves "
             "through node_modules only (docs/access-model.md, reads). Move the module into the package, or make it "
             "a dependency the package installs"
         )

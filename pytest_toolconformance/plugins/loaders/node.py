@@ -74,7 +74,8 @@ class NodePlugin(BridgedPlugin):
         return [*super()._visible(), str(plugin_folder(self.entry)), *map(str, node_modules_of(self.entry))]
 
     def _load_error(self, error: Mapping[str, Any], tail: str | None) -> PluginLoadError:
-        return load_failure(self.entry, self.module_format, find_node(self.node), self.timeout, error, tail)
+        return load_failure(self.entry, plugin_folder(self.entry), self.module_format, find_node(self.node),
+                            self.timeout, error, tail)
 
 
 def node_modules_of(entry: Path) -> list[Path]:
