@@ -170,6 +170,14 @@ def load_failure(entry: Path, package: Path, module_format: str, node: str | Non
     stack = error.get("stack") or ""
     if phase == "jiti-missing":
         text = f'TypeScript plugin {entry} needs jiti: run "npm install --save-dev jiti" in {package}'
+    elif phase == "esm-in-commonjs":
+        text = (
+            f"{where} uses ES module syntax (import/export) in a package whose package.json types its .js files "
+            f"as CommonJS (\"type\": \"commonjs\", as npm init writes). pi loads it anyway: it "
+            "imports every extension through jiti, which the kit uses too where it can resolve it, and it cannot "
+            f"from {package}. Run \"npm install --save-dev jiti\" there to load it as pi does, or, for every "
+            "loader, set \"type\": \"module\" in package.json or rename the entry to .mjs"
+        )
     elif phase == "node-version":
         text = f"{where} cannot be loaded: {message}"
     elif phase == "not-a-plugin":
@@ -210,7 +218,7 @@ def load_failure(entry: Path, package: Path, module_format: str, node: str | Non
     else:
         text = f"Could not load {where}: importing it threw {js}. Fix the module's top-level code{stack_note(stack)}"
     # Before the plugin's code ran (a Node too old, no jiti) its stderr holds nothing of its own.
-    if tail and phase not in ("node-version", "jiti-missing"):
+    if tail and phase not in ("node-version", "jiti-missing", "esm-in-commonjs"):
         text += f". Node stderr:\n    {short_tail(tail)}"
     return PluginLoadError(text, subject=str(entry))
 

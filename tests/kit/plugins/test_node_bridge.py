@@ -409,6 +409,25 @@ def test_typescript_without_jiti_names_the_package_folder_not_the_entrys(plugins
     assert str(info.value).endswith(f'run "npm install --save-dev jiti" in {folder}')
 
 
+def test_es_module_js_in_a_commonjs_package_loads_through_jiti_as_pi_loads_it(plugins) -> None:
+    # npm init -y writes "type": "commonjs"; pi imports every extension through jiti, which accepts it.
+    ctx = registered(plugins("esm_in_commonjs_package"))
+    assert ctx.names() == ["echo_text"]
+    assert text_of(ctx.tool("echo_text").execute("c", {"value": "hi"})) == "hi"
+
+
+def test_es_module_js_in_a_commonjs_package_without_jiti_says_what_differs_from_pi(plugins, tmp_path: Path) -> None:
+    folder = tmp_path / "my-ext"
+    shutil.copytree(JS_PLUGINS / "esm_in_commonjs_package", folder)
+    with pytest.raises(PluginLoadError) as info:
+        registered(plugins(folder / "index.js"))
+    message = str(info.value)
+    assert "Fix the syntax error" not in message and "Node stderr" not in message
+    assert "pi loads it anyway" in message and "through jiti" in message
+    assert 'Run "npm install --save-dev jiti" there' in message and f"from {folder}." in message
+    assert 'set "type": "module" in package.json or rename the entry to .mjs' in message
+
+
 # --------------------------------------------------------------------------------- load errors
 
 

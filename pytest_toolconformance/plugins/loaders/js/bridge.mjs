@@ -512,12 +512,12 @@ function phase(name) {
 // How many instances of the plugin this process has imported: each load after the first is a fresh one.
 let instances = 0;
 
-async function importTypeScript(entry) {
+async function importThroughJiti(entry, missingCode = "TOOLCONF_JITI_MISSING") {
   const requireFromPlugin = createRequire(path.join(path.dirname(entry), "__toolconformance__.js"));
   const found = jitiPath(requireFromPlugin, resolution.pi);
   if (found === null) {
     const error = new Error(`cannot resolve "jiti" from ${path.dirname(entry)}`);
-    error.code = "TOOLCONF_JITI_MISSING";
+    error.code = missingCode;
     throw error;
   }
   // jiti's ES module entry, as pi's loader imports it: its own imports (pi's dist) then load natively.
@@ -537,13 +537,24 @@ async function importTypeScript(entry) {
   return jiti.import(entry);
 }
 
+// Node's words for ES module syntax in a file its package types as CommonJS ("type": "commonjs", as
+// `npm init -y` writes): thrown while compiling, before any of the file's code ran.
+const ESM_IN_COMMONJS = /Cannot use import statement outside a module|Unexpected token 'export'/;
+
 async function importEntry(entry, kind) {
   instances += 1;
-  if (kind === "ts") return importTypeScript(entry);
+  if (kind === "ts") return importThroughJiti(entry);
   // A native ES module is evaluated once per URL: a fresh instance gets a URL of its own (the modules
   // it imports stay shared; a TypeScript entry goes through jiti, which renews them too).
   const url = pathToFileURL(entry).href;
-  return import(instances === 1 ? url : `${url}?toolconformance-instance=${instances}`);
+  try {
+    return await import(instances === 1 ? url : `${url}?toolconformance-instance=${instances}`);
+  } catch (error) {
+    // pi imports every extension through jiti, which accepts ES module syntax in a .js file of a
+    // CommonJS package; Node's own loader refuses it. Load it as pi does where jiti resolves.
+    if (!(error instanceof SyntaxError) || !ESM_IN_COMMONJS.test(error.message) || !entry.endsWith(".js")) throw error;
+    return importThroughJiti(entry, "TOOLCONF_ESM_IN_COMMONJS");
+  }
 }
 
 function pickForm(mod) {
@@ -619,7 +630,7 @@ async function doLoad(request) {
   try {
     mod = await importEntry(request.entry, request.kind);
   } catch (error) {
-    const phase = error?.code === "TOOLCONF_JITI_MISSING" ? "jiti-missing" : "import";
+    const phase = { TOOLCONF_JITI_MISSING: "jiti-missing", TOOLCONF_ESM_IN_COMMONJS: "esm-in-commonjs" }[error?.code] ?? "import";
     return { ok: false, error: describeError(error, phase) };
   }
   const picked = pickForm(mod);
