@@ -58,18 +58,19 @@ def rerun_line(settings: Settings, config: pytest.Config, item: pytest.Item, fin
 
 def _rerun(settings: Settings, config: pytest.Config, item: pytest.Item, rule: str, subject: str) -> str:
     parts = ["pytest"]
+    # Every word pastes into a shell as printed: a host spec is a command line of its own.
     if subject == "host":
         parts.append("--toolconformance")
         if settings.host != DEFAULT_HOST:
-            parts.append(f"--toolconformance-host={settings.host}")
+            parts.append(shlex.quote(f"--toolconformance-host={settings.host}"))
     elif config.getoption("toolconformance_plugin", None) is not None:
-        parts += [f"--toolconformance-plugin={spec}" for spec in settings.plugins]
+        parts += [shlex.quote(f"--toolconformance-plugin={spec}") for spec in settings.plugins]
     parts.append(f"--toolconformance-seed={settings.seed}")
     props = dict(item.user_properties)
-    if subject == "host" and getattr(item, "callspec", None) is not None:
-        # One parametrized host check (a scenario case): exactly that item, by its path and name, not
-        # every case of the rule (naming a kit suite module runs just what it names).
-        parts.append(shlex.quote(f"{item.path}::{item.name}"))
+    if subject == "host" and getattr(item, "callspec", None) is not None and _K_IDENT.fullmatch(item.name):
+        # One parametrized host check (a scenario case): that item by its whole name with its closing
+        # bracket, not every case of the rule (and never by its path in site-packages).
+        parts.append(f'-k "{item.name}"')
         return " ".join(parts)
     param_id = item.name.partition("[")[2]
     if subject != "host" and param_id.startswith(f"{rule}-") and _K_IDENT.fullmatch(param_id):
@@ -78,7 +79,8 @@ def _rerun(settings: Settings, config: pytest.Config, item: pytest.Item, rule: s
         parts.append(f'-k "{param_id}"')
         return " ".join(parts)
     name = props.get("tool") or props.get("plugin") or getattr(item, "originalname", None) or item.name
-    parts.append(f'-k "{rule} and {name}"')
+    expression = f"{rule} and {name}"
+    parts.append(f'-k "{expression}"' if _K_IDENT.fullmatch(name) else f"-k {shlex.quote(expression)}")
     return " ".join(parts)
 
 

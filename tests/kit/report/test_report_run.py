@@ -21,7 +21,7 @@ import pytest
 from pytest_toolconformance.report.deviations import PLACEHOLDER
 from pytest_toolconformance.report.model import report_schema
 from pytest_toolconformance.rules import UNCHECKED_PLUGIN_SIDE, all_rules
-from tests.paths import PLUGINS
+from tests.paths import PLUGINS, REPO
 
 QUIET = ("-p", "no:cacheprovider")
 
@@ -375,6 +375,27 @@ def test_host_findings_are_short_and_rerun_exactly_their_case(pytester: pytest.P
     rerun = next(line for line in out.splitlines() if line.startswith("  rerun: ") and "test_scenario[" in line)
     again = pytester.runpytest_inprocess(*shlex.split(rerun.removeprefix("  rerun: ").removeprefix("pytest ")),
                                          "-p", "no:cacheprovider")
+    again.assert_outcomes(failed=1)
+
+
+def test_a_wire_hosts_rerun_line_pastes_into_a_shell_and_names_no_kit_path(pytester: pytest.Pytester) -> None:
+    """A host spec is a command of its own (exec:python3 host.py): the rerun line quotes it, names a
+    suite's case by its id rather than by its path in site-packages, and reruns that case alone."""
+    import pytest_toolconformance
+
+    mutant_host = REPO / "tests" / "subjects" / "wire_hosts" / "mutant_host.py"
+    spec = f"exec:{sys.executable} {mutant_host} tests.subjects.mutants.reg_4_details_in_model_result"
+    result = pytester.runpytest_inprocess("--toolconformance", f"--toolconformance-host={spec}", "-k",
+                                          "REG-4 and test_scenario", *QUIET)
+    reruns = [line.removeprefix("  rerun: ") for line in result.stdout.str().splitlines()
+              if line.startswith("  rerun: ")]
+    assert reruns, result.stdout.str()[-2000:]
+    kit_folder = str(Path(pytest_toolconformance.__file__).parent)
+    for rerun in reruns:
+        argv = shlex.split(rerun)
+        assert f"--toolconformance-host={spec}" in argv, rerun
+        assert kit_folder not in rerun and "site-packages" not in rerun, rerun
+    again = pytester.runpytest_inprocess(*shlex.split(reruns[0])[1:], *QUIET)
     again.assert_outcomes(failed=1)
 
 
