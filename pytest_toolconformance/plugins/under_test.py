@@ -206,7 +206,10 @@ class PluginUnderTest:
             return f"NOT LOADED: {self.error}"
         assert self.report is not None
         refused = f", {len(self.report.refused)} refused" if self.report.refused else ""
-        return (f"{self.runtime} plugin, {len(self.report.accepted)} tool(s) installed{refused}; "
+        # Which host's plugin API it was loaded with, where that is not the seam's own register(ctx).
+        loaded_as = (f" loaded as {self.loaded.loaded_as}" if self.loaded is not None
+                     and self.loaded.ecosystem != "seam" else "")
+        return (f"{self.runtime} plugin{loaded_as}, {len(self.report.accepted)} tool(s) installed{refused}; "
                 f"sandbox: {self.sandbox}")
 
     @property

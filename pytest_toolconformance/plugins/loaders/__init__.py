@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from pytest_toolconformance import _proc
+from pytest_toolconformance.plugins.loaders import openclaw
 from pytest_toolconformance.plugins.loaders.bridged import BridgedPlugin
 from pytest_toolconformance.plugins.loaders.node import (
     JS_SUFFIXES,
@@ -25,6 +26,7 @@ from pytest_toolconformance.plugins.loaders.node import (
     PluginToolError,
     entry_name,
 )
+from pytest_toolconformance.plugins.loaders.openclaw import OpenClawPlugin
 from pytest_toolconformance.plugins.loaders.python import load_python_plugin
 from pytest_toolconformance.plugins.loaders.python_process import PythonPlugin
 from reference_host import PluginLoadError
@@ -46,6 +48,21 @@ class LoadedPlugin:
     entry: Path
     manifest: dict[str, Any] | None
     plugin: Any
+
+    @property
+    def ecosystem(self) -> Literal["openclaw", "pi", "seam"]:
+        """Which host's plugin API the plugin was loaded with: OpenClaw's ``api``
+        (an ``openclaw.plugin.json`` folder), pi's ``ExtensionAPI`` (a default-exported function), or
+        the seam's ``register(ctx)``."""
+        if isinstance(self.plugin, OpenClawPlugin):
+            return "openclaw"
+        return "pi" if getattr(self.plugin, "form", None) == "pi-extension" else "seam"
+
+    @property
+    def loaded_as(self) -> str:
+        """The ecosystem in words, for the report ("loaded as an OpenClaw plugin")."""
+        seam = "a Python plugin (register(ctx))" if self.runtime == "python" else "a JS plugin (register(ctx))"
+        return {"openclaw": "an OpenClaw plugin", "pi": "a pi extension"}.get(self.ecosystem, seam)
 
     @property
     def in_process(self) -> bool:
@@ -182,6 +199,11 @@ def locate_plugin(path: str | os.PathLike[str]) -> tuple[Path, str, dict[str, An
     manifest: dict[str, Any] | None = None
     if target.is_dir():
         manifest_path = target / MANIFEST_NAME
+        if not manifest_path.is_file() and openclaw.is_openclaw_plugin(target):
+            # Named by its manifest's id, as OpenClaw names it; that manifest is OpenClaw's, and the seam's
+            # reference host gets none (see load_plugin).
+            entry, found = openclaw.locate(target)
+            return entry, found.id, None
         if manifest_path.is_file():
             entry, name, manifest = _from_manifest(manifest_path)
         else:
@@ -247,6 +269,10 @@ def load_plugin(
         return LoadedPlugin(name=name, runtime="python", entry=entry, manifest=manifest,
                             plugin=PythonPlugin(entry, name=name, timeout=timeout, cwd=workspace))
     if suffix in JS_SUFFIXES or suffix in TS_SUFFIXES:
+        folder = Path(path).resolve()
+        if folder.is_dir() and not (folder / MANIFEST_NAME).is_file() and openclaw.is_openclaw_plugin(folder):
+            plugin = OpenClawPlugin(entry, openclaw.read_manifest(folder), name=name, timeout=timeout, cwd=workspace)
+            return LoadedPlugin(name=name, runtime="node", entry=entry, manifest=None, plugin=plugin)
         plugin = NodePlugin(entry, name=name, timeout=timeout, cwd=workspace)
         return LoadedPlugin(name=name, runtime="node", entry=entry, manifest=manifest, plugin=plugin)
     raise PluginLoadError(
@@ -265,6 +291,7 @@ __all__ = [
     "PythonPlugin",
     "pi_extension_entries",
     "NodePlugin",
+    "OpenClawPlugin",
     "PluginExitError",
     "PluginTimeoutError",
     "PluginToolError",

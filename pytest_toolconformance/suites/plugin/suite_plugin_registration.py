@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 
 from pytest_toolconformance.findings import StepOutOfTime
+from pytest_toolconformance.plugins.loaders.openclaw import OpenClawPlugin, contract_problems
 from pytest_toolconformance.plugins.parametrize import for_each_plugin, for_each_tool, generate_tests
 from pytest_toolconformance.plugins.static import kind_notes, schema_error
 from pytest_toolconformance.plugins.subject import Subject, ToolSubject
@@ -108,6 +109,16 @@ def test_manifest_audit(toolconformance_subject: Subject) -> None:
     subject = toolconformance_subject
     plugin = subject.plugin
     assert plugin.report is not None and plugin.loaded is not None
+    if isinstance(plugin.loaded.plugin, OpenClawPlugin):
+        # OpenClaw's manifest is no audit: it refuses a tool its contracts.tools does not declare.
+        problems = contract_problems(plugin.loaded.plugin.manifest, plugin.loaded.plugin.registrations)
+        if problems:
+            raise subject.finding(
+                "every registered tool declared in openclaw.plugin.json's contracts.tools, as OpenClaw requires",
+                "; ".join(p.sentence() for p in problems),
+                fix='add each tool name to "contracts": {"tools": [...]} in openclaw.plugin.json',
+            )
+        return
     provides = ((plugin.loaded.manifest or {}).get("provides") or {}).get("tools")
     if not provides:
         pytest.skip(f"plugin {plugin.name} has no provides.tools in a manifest: nothing to audit")

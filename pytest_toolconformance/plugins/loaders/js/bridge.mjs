@@ -9,7 +9,8 @@
 //
 //   Python -> node, on stdin: requests, each with a numeric "id"; one at a time (the Python side
 //   holds a lock and waits for the answer before sending the next request).
-//     {id, op:"load", entry, kind:"esm"|"ts", replay:bool, fresh:bool, workspace, mirror:{access, identity, accountUserId}}
+//     {id, op:"load", entry, kind:"esm"|"ts", replay:bool, fresh:bool, workspace, mirror:{access, identity, accountUserId},
+//      openclaw?:{manifest, context}}   (openclaw: load it as OpenClaw does, openclaw-api.mjs)
 //         (fresh: a new instance of the plugin in this process, for a check that must not see what
 //         earlier checks' calls left in the old one; its registrations are reported as on a replay)
 //     {id, op:"call", tool, handle, callId, params, cwd, access, identity, accountUserId}
@@ -78,6 +79,7 @@ import {
   piResolution,
   runStartup,
 } from "./pi-runtime.mjs";
+import { createOpenClawApi, resolveOpenClawExport } from "./openclaw-api.mjs";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const MARK = process.env.TOOLCONF_BRIDGE_MARK ?? "\u001etcb:@";
@@ -620,8 +622,10 @@ async function doLoad(request) {
   // resolves, or the stand-in) is what every startup event and call builds its context from, and
   // importing it takes seconds on a busy machine. Its time is never the plugin's.
   phase("kit");
+  openclawMode = Boolean(request.openclaw);
   try {
-    await warmSession();
+    // An OpenClaw plugin's calls get no pi session: OpenClaw's loop passes none.
+    if (!openclawMode) await warmSession();
   } catch {
     // A pi that cannot build a session fails where the plugin's code needs one, as it did before.
   }
@@ -633,7 +637,7 @@ async function doLoad(request) {
     const phase = { TOOLCONF_JITI_MISSING: "jiti-missing", TOOLCONF_ESM_IN_COMMONJS: "esm-in-commonjs" }[error?.code] ?? "import";
     return { ok: false, error: describeError(error, phase) };
   }
-  const picked = pickForm(mod);
+  const picked = openclawMode ? resolveOpenClawExport(mod) : pickForm(mod);
   if (picked === null) {
     const names = mod ? Object.keys(mod) : [];
     const error = new Error(`exports found: ${names.length ? names.join(", ") : "none"}`);
@@ -645,7 +649,10 @@ async function doLoad(request) {
     tools.length = 0;
   }
   loading = { sync: !request.replay, replay: Boolean(request.replay) };
-  const pi = picked.form === "pi-extension" ? createPiApi({ registerTool, log, extras: ctxApi, execCwd: () => process.cwd() }) : null;
+  const openclaw = openclawMode
+    ? createOpenClawApi({ registerTool, log, manifest: request.openclaw.manifest, workspace, context: { ...request.openclaw.context, workspace } })
+    : null;
+  const pi = picked.form === "pi-extension" && openclaw === null ? createPiApi({ registerTool, log, extras: ctxApi, execCwd: () => process.cwd() }) : null;
   piExtension = pi;
   try {
     const stray = new Promise((_, reject) => {
@@ -653,7 +660,11 @@ async function doLoad(request) {
     });
     phase("register");
     await Promise.race([
-      Promise.resolve().then(() => picked.fn.call(picked.self, pi !== null ? pi.api : ctxApi)),
+      Promise.resolve().then(() =>
+        openclaw !== null
+          ? openclaw.finish(picked.fn.call(picked.self, openclaw.api)) // OpenClaw awaits nothing of register
+          : picked.fn.call(picked.self, pi !== null ? pi.api : ctxApi),
+      ),
       stray,
     ]);
   } catch (error) {
@@ -690,6 +701,7 @@ async function doLoad(request) {
 // ---------------------------------------------------------------------------------------------
 // Calls.
 
+let openclawMode = false; // the plugin was loaded as an OpenClaw plugin (the load request's "openclaw")
 let piExtension = null; // the pi ExtensionAPI of a pi-extension form, kept for the process's life
 
 let warmed = null;
@@ -752,7 +764,7 @@ async function doCall(request) {
   }
   const controller = new AbortController();
   const events = [];
-  const toolCtx = await toolContext(process.cwd(), controller.signal, true, events);
+  const toolCtx = openclawMode ? undefined : await toolContext(process.cwd(), controller.signal, true, events);
   try {
     const stray = new Promise((_, reject) => {
       strayError = reject;
