@@ -1,0 +1,18 @@
+// The register_function plugin with a manifest that declares no contracts.tools: OpenClaw
+// registers none of its tools. Verdict: MANIFEST-3 fails for echo_text, with OpenClaw's words.
+import { Type } from "typebox";
+
+const result = (text, details) => ({ content: [{ type: "text", text }], details });
+
+export default function register(api) {
+  api.registerTool({
+    name: "echo_text",
+    label: "Echo text",
+    description: "Returns the supplied text.",
+    parameters: Type.Object({ text: Type.String({ description: "Text to return." }) }),
+    async execute(_toolCallId, params) {
+      if (typeof params?.text !== "string") return result("text must be a string", { refused: "text" });
+      return result(params.text, { length: params.text.length });
+    },
+  });
+}
