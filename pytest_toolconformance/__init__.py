@@ -39,8 +39,7 @@ from typing import Any  # noqa: E402 - after the line above, on purpose, as ever
 from pytest_toolconformance.findings import Finding, StepOutOfTime, ToolConformanceAdvisory  # noqa: E402
 from pytest_toolconformance.host.contract import UnsupportedHost  # noqa: E402
 from pytest_toolconformance.host.inprocess import reference_adapter  # noqa: E402
-
-__version__ = "0.1.0"
+from pytest_toolconformance.version import __version__  # noqa: E402
 
 # Imported when first used, so that `import pytest_toolconformance` (every pytest run where the kit
 # is installed) does not load Hypothesis' strategies, the plugin loaders or the sandbox table.

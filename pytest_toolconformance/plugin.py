@@ -30,10 +30,10 @@ from pytest_toolconformance.host.connect import ADAPTER_KEY, check_handshake, co
 from pytest_toolconformance.host.wire import outcomes as wire_outcomes
 from pytest_toolconformance.plugins.loaders.openclaw import openclaw_header
 from pytest_toolconformance.report.hooks import register_reporting
+from pytest_toolconformance.rules import MARKER
+from pytest_toolconformance.suites.plugin import PLUGIN_SUITES_DIR
 
 SUITES_DIR = Path(__file__).parent / "suites" / "host"
-PLUGIN_SUITES_DIR = Path(__file__).parent / "suites" / "plugin"
-MARKER = "toolconformance"
 HINT = ("hint: the conformance checks run only when asked: --toolconformance checks a host, "
         "--toolconformance-plugin=PATH checks a plugin")
 

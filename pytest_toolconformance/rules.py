@@ -14,6 +14,9 @@ from importlib import resources
 _RULE = re.compile(r"^- \*\*(?P<id>[A-Z]+-\d+)\*\* (?P<binds>host|plugin|both)\. (?P<text>.*)$")
 _FAMILY = re.compile(r"^## (?P<family>[A-Z]+): (?P<title>.*?) \((?P<refs>[^)]*)\)\s*$")
 
+#: The marker that binds a check to its rule IDs (`@pytest.mark.toolconformance("CAP-1")`).
+MARKER = "toolconformance"
+
 
 @dataclass(frozen=True)
 class Rule:

@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from pytest_toolconformance.plugins.under_test import ToolUnderTest, plugin_run
+from pytest_toolconformance.rules import MARKER
 
-MARKER = "toolconformance"
 #: The argument the plugin checks are parametrized by; a name no user fixture is likely to have.
 TARGET_ARG = "toolconformance_target"
 

@@ -22,7 +22,6 @@ from typing import Any
 
 import pytest
 
-from pytest_toolconformance import __version__
 from pytest_toolconformance._proc import confinement_summary
 from pytest_toolconformance.findings import Finding, StepOutOfTime, exception_in, finding_in
 from pytest_toolconformance.host.connect import DEFAULT_HOST
@@ -44,6 +43,7 @@ from pytest_toolconformance.report.model import (
     verdict_line,
     write_json,
 )
+from pytest_toolconformance.version import __version__
 
 PLUGIN_NAME = "toolconformance-reporting"
 UNFINISHED = (

@@ -25,11 +25,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
-from pytest_toolconformance import __version__, _proc
+from pytest_toolconformance import _proc
 from pytest_toolconformance.host.contract import BY_NAME, CAPABILITIES, JSON, WIRE_METHODS, Method, fill_in
 from pytest_toolconformance.host.errors import HostSpecError
 from pytest_toolconformance.host.wire import protocol
 from pytest_toolconformance.host.wire.errors import WireHostUnusable, WireProtocolError
+from pytest_toolconformance.version import __version__
 
 if sys.platform == "win32":  # pragma: no cover - hosts run in POSIX process groups, read with select on pipes
     raise ImportError("the wire client needs a POSIX system")

@@ -22,9 +22,9 @@ from collections.abc import Callable
 from typing import IO, Any
 
 from pytest_toolconformance.host.contract import WIRE_METHODS, Method
+from pytest_toolconformance.host.wire.protocol import PROTOCOL_VERSION
 from reference_host import CAPABILITIES, VERSION, JsonHost
 
-PROTOCOL_VERSION = 1
 NAME = "reference-host"
 
 _JSON_TYPES: dict[str, type] = {"object": dict, "string": str}
