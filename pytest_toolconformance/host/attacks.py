@@ -249,6 +249,13 @@ ATTACKS: tuple[Attack, ...] = (
     Attack("paired-symlink-at-plan", "PLANFILE-4", "the paired executor follows no link at the plan path", _w("{plan}", "paired"), "refused", (_link("{plan}", "{outside}/secret.txt"),), requires=PAIRED),
     Attack("paired-symlink-parent", "PLANFILE-4", "the paired executor follows no linked parent", _w("{plan}", "paired"), "refused", (_link("{plan_dir}", "{outside}"),), requires=PAIRED + PARENT),
     Attack("paired-doubled-slash", "PLANFILE-4", "the paired executor takes no other spelling", _w("{plan_dir}//{plan_name}", "paired"), "refused", (_dir("{plan_dir}"),), requires=PAIRED),
+    # -- PLANFILE-4: on the paired executor too, look-alikes are other paths (a case- or normalization-
+    # insensitive disk on the paired computer must not widen "that same exact path")
+    Attack("paired-case-variant", "PLANFILE-4", "the paired executor writes no upper-case spelling of the plan name", _w("{plan_upper}", "paired"), "refused", (_dir("{plan_dir}"),), requires=PAIRED),
+    Attack("paired-cyrillic-lookalike", "PLANFILE-4", "the paired executor writes no Cyrillic look-alike of the plan path", _w("{plan_cyrillic}", "paired"), "refused", (_dir("{plan_dir}"),), requires=PAIRED),
+    Attack("paired-fullwidth-solidus", "PLANFILE-4", "the paired executor takes no U+FF0F in place of the last slash", _w("{plan_fullwidth}", "paired"), "refused", (_dir("{plan_dir}"),), requires=PAIRED),
+    Attack("paired-nfd-spelling-of-nfc-plan", "PLANFILE-4", "the paired executor writes no NFD spelling of an NFC plan path", _w("{plan_dir}/" + NFD_NAME, "paired"), "refused", (_dir("{plan_dir}"),), plan_file="{plan_dir}/" + NFC_NAME, requires=PAIRED),
+    Attack("paired-nfc-spelling-of-nfd-plan", "PLANFILE-4", "the paired executor writes no NFC spelling of an NFD plan path", _w("{plan_dir}/" + NFC_NAME, "paired"), "refused", (_dir("{plan_dir}"),), plan_file="{plan_dir}/" + NFD_NAME, requires=PAIRED),
     Attack("paired-remove", "PLANFILE-4", "the paired executor removes nothing", _op("remove", "{plan}", executor="paired"), "refused", (_file("{plan}"),), requires=PAIRED),
     Attack("paired-rename", "PLANFILE-4", "the paired executor renames nothing", _op("rename", "{plan}", SIBLING, executor="paired"), "refused", (_file("{plan}"),), requires=PAIRED),
     # -- PLANFILE-5: a plan path handed to a child grants the child nothing

@@ -11,7 +11,7 @@ from typing import Any
 
 from pytest_toolconformance.host.inprocess import ReferenceHostAdapter
 from reference_host import Host
-from reference_host.sandbox import FileTools, Sandbox
+from reference_host.sandbox import FileTools, Sandbox, SandboxAccess
 from reference_host.session import Session
 from tests.subjects.mutants.base import plumbing
 
@@ -47,3 +47,25 @@ def mutant_host(
             return tools
 
     return ReferenceHostAdapter(host_factory=MutantHost)
+
+
+class UnconfinedToolSession(Session):
+    """A session whose core tools that :meth:`unconfined` picks run with the whole workspace as their
+    root, whatever roots the live policy (and so ``currentAccess()``) gives: one tool forgotten (ACCESS-8)."""
+
+    def unconfined(self, name: str, params: dict[str, Any]) -> bool:
+        return False
+
+    def run_core_tool(self, name: str, call_id: str, params: dict[str, Any]) -> dict[str, Any]:
+        if not self.unconfined(name, params):
+            return super().run_core_tool(name, call_id, params)
+
+        def everywhere() -> SandboxAccess:
+            access = Session.sandbox_access(self)
+            return SandboxAccess(read_only=access.read_only, plan_file=access.plan_file)
+
+        self.sandbox_access = everywhere  # type: ignore[method-assign]
+        try:
+            return super().run_core_tool(name, call_id, params)
+        finally:
+            del self.sandbox_access

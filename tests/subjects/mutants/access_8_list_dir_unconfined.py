@@ -1,0 +1,19 @@
+"""ACCESS-8 broken: ListDir ignores the live policy's roots (the other file tools keep them)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pytest_toolconformance.host.inprocess import ReferenceHostAdapter
+from tests.subjects.mutants._access_support import UnconfinedToolSession, mutant_host
+
+RULE = "ACCESS-8"
+
+
+class OneToolUnconfinedSession(UnconfinedToolSession):
+    def unconfined(self, name: str, params: dict[str, Any]) -> bool:
+        return name == "ListDir"
+
+
+def factory() -> ReferenceHostAdapter:
+    return mutant_host(session_class=OneToolUnconfinedSession)
