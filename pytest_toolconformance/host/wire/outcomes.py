@@ -24,6 +24,11 @@ from pytest_toolconformance.host.wire.errors import WireHostUnusable
 
 #: The report attribute that marks a converted failure; it survives xdist's report serialization.
 ERRORED_ATTRIBUTE = "toolconformance_errored"
+#: Marks an errored check the kit did not run because it had given up on the host (after the one that
+#: showed why): counted apart, so that hundreds of them are one count, not hundreds of sections.
+AFTER_GIVING_UP_ATTRIBUTE = "toolconformance_after_giving_up"
+#: The terminal's word for them (pytest's own "error" would print each one's section and summary line).
+AFTER_GIVING_UP = "errored, not run: the kit gave up on the host"
 #: Whether this run has shown the fault a host was given up for once already.
 _GAVE_UP_SHOWN = pytest.StashKey[bool]()
 
@@ -41,6 +46,7 @@ def _after_giving_up(item: pytest.Item, call: pytest.CallInfo[None], report: Any
         original = unusable.original
         report.longrepr = (f"not run: wire host {original.host!r} {original.summary.splitlines()[0]} (its stderr is "
                            "shown at the first check the kit gave up in)")
+        setattr(report, AFTER_GIVING_UP_ATTRIBUTE, True)
     else:
         item.config.stash[_GAVE_UP_SHOWN] = True
         report.longrepr = str(unusable)
@@ -63,6 +69,8 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_report_teststatus(report: pytest.TestReport, config: pytest.Config) -> tuple[str, str, str] | None:
+    if report.failed and getattr(report, AFTER_GIVING_UP_ATTRIBUTE, False):
+        return AFTER_GIVING_UP, "E", "ERROR"
     if report.when == "call" and report.failed and getattr(report, ERRORED_ATTRIBUTE, None):
         return "error", "E", "ERROR"
     return None

@@ -7,6 +7,7 @@ host has not broken a rule), and every errored check must say what went wrong.
 
 from __future__ import annotations
 
+import json
 import shlex
 import sys
 
@@ -77,6 +78,26 @@ def test_broken_host_is_reported_as_errored(host: str, pytester: pytest.Pytester
         assert not later, f"{host}: stderr shown again after the first check given up in: {later[:5]}"
         if host == "hang_host":  # the one of them that writes to stderr (what it hangs on)
             assert "host stderr" in _text(errored[first]), _text(errored[first])
+
+
+def test_a_stray_line_after_the_handshake_is_one_paragraph_and_a_count(pytester: pytest.Pytester) -> None:
+    """A debug print on stdout after the handshake: the fault in full once, the checks left counted in one
+    line (not a section each: 2,278 lines, 464 KB before), and a check of a capability the host never
+    declared skipped as in any run, not errored."""
+    command = shlex.join([sys.executable, str(HOSTS / "stray_line_host.py")])
+    report = pytester.path / "out" / "report.json"
+    result = pytester.runpytest_inprocess("--toolconformance", f"--toolconformance-host=exec:{command}",
+                                          f"--toolconformance-timeout={TIMEOUT:g}",
+                                          f"--toolconformance-report={report}", "-p", "no:cacheprovider")
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    out = result.stdout.str()
+    assert out.count("offending line: 'opening session'") <= 4, out[-3000:]  # at most the faults before giving up
+    assert len(out.splitlines()) < 200 and "Traceback" not in out, out[-3000:]
+    result.stdout.fnmatch_lines(["*errored, not run: the kit gave up on the host*"])
+    statuses = {rule["id"]: rule["status"] for rule in json.loads(report.read_text())["rules"]}
+    undeclared = {rule: status for rule, status in statuses.items() if rule.startswith("PLANFILE-")}
+    assert undeclared and set(undeclared.values()) == {"skipped"}, undeclared
+    assert "failed" not in statuses.values() and "errored" in statuses.values()
 
 
 @pytest.mark.parametrize(("command", "says"), [
