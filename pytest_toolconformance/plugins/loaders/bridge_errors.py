@@ -8,12 +8,14 @@ what failed and what to do.
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from pytest_toolconformance._proc import passed_env_names
 from pytest_toolconformance.plugins.loaders.bridge_connection import BRIDGE
 from reference_host import PluginLoadError
 
@@ -223,6 +225,42 @@ def load_failure(entry: Path, package: Path, module_format: str, node: str | Non
     return PluginLoadError(text, subject=str(entry))
 
 
+#: How a plugin's code says a variable is missing: Python's KeyError: 'NAME', or a variable's name in the
+#: words it throws (process.env.MY_TOKEN undefined, then `throw new Error("MY_TOKEN is not set")`).
+_KEY_ERROR = re.compile(r"^KeyError: '([A-Za-z_][A-Za-z0-9_]*)'")
+_VARIABLE = re.compile(r"\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b")
+_MISSING = re.compile(r"env|not set|missing|undefined|required", re.IGNORECASE)
+
+
+def scrubbed_env_note(error: Mapping[str, Any]) -> str:
+    """A sentence for a load that failed on an environment variable the kit's scrub withheld ('' when the
+    error names none): the plugin's processes see only the variables passed to them."""
+    text = f"{error.get('name') or ''}: {error.get('message') or ''}"
+    if (match := _KEY_ERROR.match(text)) is not None:
+        names = [match[1]]
+    else:  # a constant's name in a message is no variable: only one set here, or said to be missing
+        names = [name for name in _VARIABLE.findall(text) if name in os.environ or _MISSING.search(text)]
+    names = [name for name in dict.fromkeys(names) if name not in passed_env_names()]
+    if not names:
+        return ""
+    where = [f"{name} is set here" if name in os.environ else f"{name} is not set here either" for name in names]
+    flags = " ".join(f"--toolconformance-pass-env={name}" for name in names)
+    return (f". The kit runs a plugin with a scrubbed environment (no variable of yours reaches it unless passed): "
+            f"{', '.join(where)}; pass it with {flags} (or the ini toolconformance_pass_env)")
+
+
+def with_scrubbed_env_note(failure: PluginLoadError, error: Mapping[str, Any]) -> PluginLoadError:
+    """``failure`` with :func:`scrubbed_env_note` after its first line (before a stderr tail)."""
+    note = scrubbed_env_note(error)
+    if not note:
+        return failure
+    first, newline, rest = str(failure).partition("\n")
+    stderr = re.search(rf"\. (?:{'|'.join(map(re.escape, TAIL_LABELS.values()))}):$", first)
+    if stderr is not None:  # the tail's label ends the first line: the note goes before it
+        first, rest, newline = first[:stderr.start()], first[stderr.start():] + newline + rest, ""
+    return PluginLoadError(first + note + newline + rest, subject=failure.subject)
+
+
 def syntax_location(entry: Path, node: str, timeout: float) -> str:
     """Where a syntax error in ``entry`` is, as ``node --check`` reports it ('' if elsewhere)."""
     # ESM import errors carry no file or line; --check on the entry recovers them cheaply.
@@ -248,6 +286,8 @@ __all__ = [
     "load_failure",
     "short_tail",
     "stack_note",
+    "scrubbed_env_note",
     "syntax_location",
     "timeout_text",
+    "with_scrubbed_env_note",
 ]

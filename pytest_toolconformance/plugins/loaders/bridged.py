@@ -57,6 +57,7 @@ from pytest_toolconformance.plugins.loaders.bridge_errors import (
     exit_text,
     tail_note,
     timeout_text,
+    with_scrubbed_env_note,
 )
 from reference_host import PluginLoadError, RegistrationError, define_tool, mark_transport_failure
 
@@ -385,7 +386,7 @@ class BridgedPlugin:
             if token and stash and token in stash:
                 # The plugin let a host refusal escape register(): surface the host's own exception.
                 raise stash[token]
-            raise self._load_error(error, tail)
+            raise with_scrubbed_env_note(self._load_error(error, tail), error)
         self._loaded = True
         self.form = answer.get("form")
         self.tools = [(t["handle"], t["name"]) for t in answer.get("tools", [])]

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from pytest_toolconformance import _proc
 from pytest_toolconformance.plugins.loaders import (
     LoadedPlugin,
     NodePlugin,
@@ -154,6 +155,29 @@ def test_python_load_errors_name_the_file(tmp_path: Path, source: str, expected:
         run_register(load_plugin(entry, in_process=in_process).plugin, Ctx())
     assert str(entry) in str(info.value) and expected in str(info.value)
     assert not any(name.startswith("_toolconformance_plugin_bad_plugin") for name in sys.modules)
+
+
+@pytest.mark.parametrize("entry", [PY / "reads_env_at_import.py", JS / "reads_env_at_import" / "index.mjs"],
+                         ids=["python", "js"])
+def test_a_variable_the_scrub_withheld_is_named_with_the_option_that_passes_it(
+        entry: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CONFORMANCE_SUBJECT_TOKEN", "set in the kit's environment")
+    with pytest.raises(PluginLoadError) as info:
+        run_register(load_plugin(entry).plugin, Ctx())
+    message = str(info.value)
+    assert "CONFORMANCE_SUBJECT_TOKEN" in message.split("\n", 1)[0]
+    assert "scrubbed environment" in message and "CONFORMANCE_SUBJECT_TOKEN is set here" in message
+    assert "pass it with --toolconformance-pass-env=CONFORMANCE_SUBJECT_TOKEN" in message
+    # Passed, the plugin sees it and loads.
+    _proc.set_pass_env(["CONFORMANCE_SUBJECT_TOKEN"])
+    try:
+        loaded = load_plugin(entry).plugin
+        ctx = Ctx()
+        run_register(loaded, ctx)
+        assert [getattr(tool, "name", None) for tool in ctx.tools] == ["MyTool"]
+    finally:
+        _proc.set_pass_env(())
+        loaded.close()
 
 
 @IN_PROCESS
