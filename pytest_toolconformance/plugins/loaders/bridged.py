@@ -483,6 +483,10 @@ class BridgedPlugin:
             return kit_setup_bound(self.timeout)
         return self.import_timeout if step == "import" else self.timeout
 
+    def _define_tool(self, **fields: Any) -> Any:
+        """The host's tool for one reported registration: ``define_tool``, which refuses a bad one at once."""
+        return define_tool(**fields)
+
     def _tool_from_note(self, ctx: Any, note: Mapping[str, Any]) -> Any:
         """Turn one reported registerTool(tool, options) into ctx.register_tool(...); returns its result."""
         name = note.get("name")
@@ -494,7 +498,7 @@ class BridgedPlugin:
             )
         handle = int(note["handle"])
         execute = _ExecuteProxy(self, ctx, name, handle) if note.get("hasExecute") else None
-        tool = define_tool(
+        tool = self._define_tool(
             name=name,  # type: ignore[arg-type]  # define_tool reports a non-string itself
             label=note.get("label"),  # type: ignore[arg-type]
             description=note.get("description"),  # type: ignore[arg-type]

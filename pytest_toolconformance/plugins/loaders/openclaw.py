@@ -13,8 +13,10 @@ does not declare, and registers no tool at all from a plugin whose manifest decl
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -73,10 +75,21 @@ class ContractProblem:
     words: str
     where: str
 
-    def sentence(self) -> str:
-        what = f"tool {self.tool!r}" if self.tool else "a tool"
-        return (f"OpenClaw {OPENCLAW_VERSION} refuses {what} of this plugin: \"{self.words}\" "
-                f"(openclaw {self.where}); the tool never reaches the model")
+
+def refusal_sentence(problems: Sequence[ContractProblem]) -> str:
+    """The problems in as few sentences as OpenClaw has words for them: the tools refused for the same
+    words named together (a manifest without contracts.tools refuses every tool alike)."""
+    grouped: dict[tuple[str, str], list[str]] = {}
+    for problem in problems:
+        grouped.setdefault((problem.words, problem.where), []).append(problem.tool or "(unnamed)")
+    sentences = []
+    for (words, where), tools in grouped.items():
+        named = ", ".join(repr(t) for t in tools)
+        several = len(tools) > 1
+        sentences.append(f"OpenClaw {OPENCLAW_VERSION} refuses tool{'s' if several else ''} {named} of this plugin: "
+                         f"\"{words}\" (openclaw {where}); {'they never reach' if several else 'it never reaches'} "
+                         "the model")
+    return "; ".join(sentences)
 
 
 def _read_json(path: Path, what: str) -> Any:
@@ -123,17 +136,24 @@ def read_manifest(folder: Path) -> OpenClawManifest:
 
 
 def extension_entries(folder: Path) -> list[Path]:
-    """The entries ``package.json``'s ``"openclaw": {"extensions": [...]}`` names, each that exists, in order."""
+    """The entries ``package.json``'s ``"openclaw": {"extensions": [...]}`` names, each that exists, in order;
+    where ``runtimeExtensions`` names a built entry beside one that exists, that one, as OpenClaw runs an
+    installed package (dist/package-entry-resolution-D32N9wpN.mjs:275, resolvePackageRuntimeEntrySource)."""
     package = folder / "package.json"
     if not package.is_file():
         return []
     data = _read_json(package, "package.json")
     block = data.get("openclaw") if isinstance(data, dict) else None
     declared = block.get("extensions") if isinstance(block, dict) else None
+    runtime = block.get("runtimeExtensions") if isinstance(block, dict) else None
+    runtime = runtime if isinstance(runtime, list) else []
     entries: list[Path] = []
-    for item in declared if isinstance(declared, list) else []:
-        if isinstance(item, str) and item and (folder / item).is_file():
-            entries.append((folder / item).resolve())
+    for index, item in enumerate(declared if isinstance(declared, list) else []):
+        built = runtime[index] if index < len(runtime) else None
+        for candidate in (built, item):
+            if isinstance(candidate, str) and candidate and (folder / candidate).is_file():
+                entries.append((folder / candidate).resolve())
+                break
     return entries
 
 
@@ -175,6 +195,18 @@ def contract_problems(
                 registration.tool, UNDECLARED_FACTORY.format(plugin=manifest.id, names=registration.tool),
                 UNDECLARED_FACTORY_AT))
     return problems
+
+
+def _installed_openclaw(entry: Path) -> str:
+    """``openclaw@VERSION`` as the plugin resolves it (the nearest node_modules/openclaw above its entry)."""
+    for folder in entry.parents:
+        package = folder / "node_modules" / "openclaw" / "package.json"
+        if package.is_file():
+            try:
+                return f"openclaw@{json.loads(package.read_text('utf-8')).get('version')}"
+            except (OSError, ValueError):
+                break
+    return "openclaw"
 
 
 def openclaw_header(config: Any, specs: Sequence[str]) -> list[str]:
@@ -222,8 +254,26 @@ class OpenClawPlugin(NodePlugin):
         ))
         return {}
 
+    def _define_tool(self, **fields: Any) -> Any:
+        label = fields.get("label")
+        if isinstance(label, str) and label:
+            return super()._define_tool(**fields)
+        # OpenClaw registers a tool without a label (inspectPluginTool, dist/tools-CvXdkvXK.mjs:226, asks for a
+        # name, execute and parameters only): the host takes it, and REG-2 fails for that tool, not the plugin's load.
+        return dataclasses.replace(super()._define_tool(**{**fields, "label": "-"}), label=label)
+
     def _load_error(self, error: Mapping[str, Any], tail: str | None) -> PluginLoadError:
         message = str(error.get("message") or "")
+        if error.get("code") == "ERR_PACKAGE_PATH_NOT_EXPORTED" and "openclaw" in message:
+            subpath = re.search(r"subpath '([^']+)'", message)
+            installed = _installed_openclaw(self.entry)
+            return PluginLoadError(
+                f"OpenClaw plugin {self.entry} imports openclaw{(subpath.group(1)[1:] if subpath else '')}, which "
+                f"the openclaw it resolves ({installed}) does not export, so OpenClaw {installed.rsplit('@', 1)[-1]} "
+                f"cannot load it either ({message.splitlines()[0]}). Import a subpath that version exports "
+                "(its package.json \"exports\"), or declare and install the OpenClaw version the plugin is built for",
+                subject=str(self.entry), rule="REG-1",
+            )
         if error.get("phase") == "import" and ("'openclaw'" in message or "\"openclaw/" in message
                                                or "'openclaw/" in message):
             folder = plugin_folder(self.entry)
@@ -257,4 +307,5 @@ __all__ = [
     "is_openclaw_plugin",
     "locate",
     "read_manifest",
+    "refusal_sentence",
 ]

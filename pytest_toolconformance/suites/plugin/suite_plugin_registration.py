@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from pytest_toolconformance.findings import StepOutOfTime
-from pytest_toolconformance.plugins.loaders.openclaw import OpenClawPlugin, contract_problems
+from pytest_toolconformance.plugins.loaders.openclaw import OpenClawPlugin, contract_problems, refusal_sentence
 from pytest_toolconformance.plugins.parametrize import for_each_plugin, for_each_tool, generate_tests
 from pytest_toolconformance.plugins.static import kind_notes, schema_error
 from pytest_toolconformance.plugins.subject import Subject, ToolSubject
@@ -115,7 +115,7 @@ def test_manifest_audit(toolconformance_subject: Subject) -> None:
         if problems:
             raise subject.finding(
                 "every registered tool declared in openclaw.plugin.json's contracts.tools, as OpenClaw requires",
-                "; ".join(p.sentence() for p in problems),
+                refusal_sentence(problems),
                 fix='add each tool name to "contracts": {"tools": [...]} in openclaw.plugin.json',
             )
         return

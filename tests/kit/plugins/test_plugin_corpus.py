@@ -16,6 +16,7 @@ import subprocess
 import sys
 import tomllib
 import xml.etree.ElementTree as ET
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -61,17 +62,18 @@ class Verdict:
     message: str
 
 
-def _run(tmp: Path, *extra: str) -> dict[str, Verdict]:
-    """The kit on every extension of the data file, in a subprocess; each test's verdict by node id."""
+def _run(tmp: Path, *extra: str, plugins: Sequence[Path] | None = None, node: Path = NODE) -> dict[str, Verdict]:
+    """The kit on every extension of the data file (or on ``plugins``, run by ``node``), in a subprocess;
+    each test's verdict by node id."""
     report = tmp / f"junit{'-'.join(extra) or ''}.xml"
     args = [
         sys.executable, "-m", "pytest", "--toolconformance", "-p", "no:cacheprovider", "-p", "no:randomly", "-q",
         "--toolconformance-max-examples=3", "--toolconformance-seed=1",
         f"--junitxml={report}", *extra,
-        *(f"--toolconformance-plugin={_entry_path(e)}" for e in JUDGED),
+        *(f"--toolconformance-plugin={p}" for p in (plugins if plugins is not None else map(_entry_path, JUDGED))),
         str(PLUGIN_SUITES_DIR),
     ]
-    env = dict(os.environ, TOOLCONFORMANCE_NODE=str(NODE))
+    env = dict(os.environ, TOOLCONFORMANCE_NODE=str(node))
     done = subprocess.run(args, cwd=tmp, env=env, capture_output=True, text=True, timeout=900)
     assert report.is_file(), done.stdout[-3000:] + done.stderr[-3000:]
     verdicts: dict[str, Verdict] = {}
