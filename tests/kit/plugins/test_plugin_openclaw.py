@@ -37,6 +37,8 @@ VERDICTS: dict[str, tuple[str, set[str]]] = {
     "undeclared_tool": ("undeclared-tool", {"MANIFEST-3"}),
     "no_contracts": ("no-contracts", {"MANIFEST-3"}),
     "async_register": ("async-register", {"REG-1"}),
+    "no_label": ("no-label", {"REG-2"}),
+    "old_sdk_import": ("old-sdk-import", {"REG-1"}),
 }
 
 
@@ -61,6 +63,11 @@ def test_each_entry_shape_is_judged_as_written(pytester: pytest.Pytester, opencl
     assert '"plugin must declare contracts.tools before registering agent tools"' in none.message
     refused = next(o for o in run.failed("async-register") if "REG-1" in o.rules)
     assert '"plugin register must be synchronous"' in refused.message
+    unlabelled = [o for o in run.failed("no-label") if "REG-2" in o.rules]
+    assert [o.tool for o in unlabelled] == ["unlabelled"] and "label is None" in unlabelled[0].message
+    old = next(o for o in run.failed("old-sdk-import") if "REG-1" in o.rules)
+    assert ("imports openclaw/plugin-sdk, which the openclaw it resolves (openclaw@2026.9.6) does not export"
+            in " ".join(old.message.split())), old.message
 
 
 @needs_openclaw
