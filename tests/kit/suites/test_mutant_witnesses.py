@@ -326,3 +326,39 @@ def test_grant_1_binds_external_tools(hosts: Any) -> None:
     reference, mutant = hosts("grant_1_external_tools_skip_grant")
     assert ran(reference) is False
     assert ran(mutant) is True
+
+
+def test_access_6_a_queued_edit_is_rechecked_inside_the_queue(hosts: Any) -> None:
+    """ACCESS-6: a queued host Edit (not only a Write) rechecks its anchored path inside the mutation queue."""
+
+    def edited(host: ReferenceHostAdapter) -> bool:
+        root = Path(host.temp_dir())
+        (root / "a").mkdir()
+        (root / "a" / "doc.txt").write_text("old\n")
+        session = _session(host, {"identity": {"userId": "u-1"}, "sandboxRoot": str(root)})
+        host.call(session, "Read", {"file_path": "/workspace/a/doc.txt"})
+        edit = {"file_path": "/workspace/a/doc.txt", "old_string": "old", "new_string": "new"}
+        host.queue_call(session, "Edit", edit)
+        host.set_policy("u-1", {"roots": ["/workspace/b"]})
+        host.run_queued(session)
+        return (root / "a" / "doc.txt").read_text() == "new\n"
+
+    reference, mutant = hosts("access_6_queued_edit_not_rechecked")
+    assert edited(reference) is False
+    assert edited(mutant) is True
+
+
+def test_plan_3_binds_admins(hosts: Any) -> None:
+    """PLAN-3: plan mode never executes an external tool, whichever form declared it read-only, whoever calls."""
+
+    def ran(host: ReferenceHostAdapter) -> bool:
+        host.set_policy("admin-1", {"admin": True})
+        manifest = {"provides": {"tools": ["mcp__*"], "readOnlyTools": ["mcp__*"]}}
+        report = host.install_plugin(plugin("bridge", [tool("mcp__srv__look", external=True)], manifest=manifest))
+        assert "error" not in report, report
+        session = _session(host, {"identity": {"userId": "admin-1", "admin": True}, "mode": "plan"})
+        return host.call(session, "mcp__srv__look", {})["handlerRan"]
+
+    reference, mutant = hosts("plan_3_admins_run_external")
+    assert ran(reference) is False
+    assert ran(mutant) is True
