@@ -26,6 +26,7 @@ that passes is stale even while the rule fails elsewhere, so a reason cannot out
 from __future__ import annotations
 
 import json
+import re
 import tomllib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -253,3 +254,46 @@ def dump(entries: Sequence[Mapping[str, Any]], path: Path) -> str:
         ]
         blocks.append("\n".join(lines))
     return "\n\n".join(blocks) + "\n" if blocks else "# known deviations: none\n"
+
+
+_HEADER = re.compile(r"(?m)^[ \t]*\[\[deviation\]\][ \t]*(?:#.*)?$")
+#: A checks line: a TOML array of basic strings (a check's name holds brackets: test_scenario[...]).
+_CHECKS = re.compile(r'(?m)^([ \t]*checks[ \t]*=[ \t]*)\[(?:[^\]"]|"(?:[^"\\]|\\.)*")*\]')
+
+
+def _comments_above(text: str, header: int) -> int:
+    """Where an entry's block starts: at the comment lines right above its header (none blank between)."""
+    start = header
+    while start > 0:
+        line_start = text.rfind("\n", 0, start - 1) + 1
+        if not text[line_start:start].lstrip().startswith("#"):
+            break
+        start = line_start
+    return start
+
+
+def rewrite(text: str, path: Path, deviations: Deviations, entries: Sequence[Mapping[str, Any]],
+            added: Sequence[str]) -> str:
+    """The file's new text after an update (``entries``, from :func:`updated`): a JSON file is written
+    afresh (:func:`dump`); a TOML file keeps its text and its comments, less the blocks of the entries
+    removed, with a trimmed entry's checks line rewritten and the added entries after the rest."""
+    headers = [match.start() for match in _HEADER.finditer(text)]
+    if path.suffix.lower() == ".json" or len(headers) != len(deviations.entries):
+        return dump(entries, path)  # (a TOML file in another form, say inline tables, is written afresh too)
+    starts = [_comments_above(text, header) for header in headers]
+    now = {(f'rule = "{e["rule"]}"' if "rule" in e else f'test = "{e["test"]}"'): e for e in entries}
+    pieces = [text[:starts[0]] if starts else text]
+    for entry, start, end in zip(deviations.entries, starts, [*starts[1:], len(text)], strict=True):
+        kept = now.get(entry.key)
+        if kept is None:
+            continue
+        block = text[start:end]
+        if tuple(kept.get("checks", ())) != entry.checks:
+            checks = json.dumps(list(kept["checks"]), ensure_ascii=False)
+            block = _CHECKS.sub(lambda match, checks=checks: match[1] + checks, block, count=1)
+        pieces.append(block)
+    out = "".join(pieces)
+    new = [e for e in entries if e.get("rule") in added and e.get("reason") == PLACEHOLDER]
+    if new:
+        out = out.rstrip("\n") + ("\n\n" if out.strip() else "") + dump(new, path)
+    return out

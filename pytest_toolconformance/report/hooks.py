@@ -57,8 +57,8 @@ def rerun_line(settings: Settings, config: pytest.Config, item: pytest.Item, fin
 
 
 def _rerun(settings: Settings, config: pytest.Config, item: pytest.Item, rule: str, subject: str) -> str:
-    parts = ["pytest"]
     # Every word pastes into a shell as printed: a host spec is a command line of its own.
+    parts = ["pytest"]
     if subject == "host":
         parts.append("--toolconformance")
         if settings.host != DEFAULT_HOST:
@@ -242,13 +242,13 @@ class ReportingPlugin:
         if self.is_worker:
             return
         report = self._build(session, self._incomplete(session, int(exitstatus)))
+        if self.settings.deviations_update:
+            self._update_deviations(report)
         if not report["ok"] and session.exitstatus == pytest.ExitCode.OK:
             nothing_ran = all(w.startswith("no check ran") for w in report["why"])
             session.exitstatus = pytest.ExitCode.NO_TESTS_COLLECTED if nothing_ran else pytest.ExitCode.TESTS_FAILED
         report["run"]["exitstatus"] = int(session.exitstatus)
         self.report = report
-        if self.settings.deviations_update:
-            self._update_deviations(report)
         if self.report_path is not None:
             self._write(report, self.report_path)
 
@@ -273,13 +273,25 @@ class ReportingPlugin:
         stale = [e for e in self.deviations.entries if e.index in stale_checks]
         entries, added, removed = deviations_file.updated(self.deviations, failed, stale, stale_checks)
         self.deviations_path.parent.mkdir(parents=True, exist_ok=True)
-        self.deviations_path.write_text(deviations_file.dump(entries, self.deviations_path), "utf-8")
+        self.deviations_path.write_text(
+            deviations_file.rewrite(self._deviations_text(), self.deviations_path, self.deviations, entries, added),
+            "utf-8")
+        # What the update removed is no longer stale: the file is right again, and this run is judged on
+        # its rules alone (it said "stale ... delete this entry" beside "1 stale removed", and exited 1).
+        if report["deviations"]["stale"]:
+            report["deviations"]["stale"] = []
+            report["why"] = [why for why in report["why"] if not why.endswith("stale deviation(s)")]
+            report["ok"] = not report["why"]
         self.updated = (
             f"deviations: wrote {self.deviations_path}: {len(added)} added"
             + (f" ({', '.join(added)}: write their reasons, the kit refuses the placeholder)" if added else "")
             + f", {len(removed)} stale removed"
             + (f" ({', '.join(removed)})" if removed else "")
         )
+
+    def _deviations_text(self) -> str:
+        assert self.deviations_path is not None
+        return self.deviations_path.read_text("utf-8") if self.deviations_path.exists() else ""
 
     def _run_facts(self, session: pytest.Session) -> dict[str, Any]:
         workers = getattr(self.config.option, "numprocesses", None)

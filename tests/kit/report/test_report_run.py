@@ -320,6 +320,23 @@ def test_help_says_what_each_value_is(pytester: pytest.Pytester) -> None:
 
 # -- deviations update -----------------------------------------------------------------------------------
 
+def test_deviations_update_keeps_the_files_comments_and_a_removed_stale_entry_does_not_fail_the_run(
+        pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(test_fake=FAKE)
+    deviations = pytester.path / "deviations.toml"
+    deviations.write_text("# Reviewed by the team each release.\n\n"
+                          '[[deviation]]\n# fixed in 2.1\nrule = "CAP-2"\nreason = "was broken once"\n\n'
+                          '# Diagnostics come with v3.\n[[deviation]]\nrule = "DIAG-1"\n'
+                          'reason = "not exercised here"\n')
+    result, report = kit(pytester, "-k", "fake_pass", f"--toolconformance-deviations={deviations}",
+                         "--toolconformance-deviations-update")
+    out = result.stdout.str()
+    assert "1 stale removed" in out and "delete this entry" not in out, out[-2000:]
+    assert result.ret == pytest.ExitCode.OK and report["ok"] is True and report["deviations"]["stale"] == []
+    assert deviations.read_text("utf-8") == ("# Reviewed by the team each release.\n\n# Diagnostics come with v3.\n"
+                                             '[[deviation]]\nrule = "DIAG-1"\nreason = "not exercised here"\n')
+
+
 def test_deviations_update_writes_failures_and_drops_stale_entries(pytester: pytest.Pytester) -> None:
     pytester.makepyfile(test_fake=FAKE)
     deviations = pytester.path / "deviations.toml"
