@@ -64,6 +64,7 @@ def node_ready() -> str:
 LONGEST = (
     "tests/kit/suites/test_plugin_suites.py::test_faulty_plugins_are_reported_and_the_run_goes_on",
     "tests/kit/plugins/test_plugin_corpus.py",
+    "tests/kit/plugins/test_plugin_corpus_openclaw.py",
     "tests/kit/host/wire/test_wire_fault_budget.py",
     "tests/kit/suites/test_mutants.py::test_mutant_is_caught_on_its_rule_and_no_other[cost_1_rescans_catalog_per_tool]",
     "tests/kit/host/wire/test_wire_equivalence.py",
