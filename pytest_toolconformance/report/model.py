@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -182,13 +182,73 @@ class OutcomeCollector:
             self.add(item)
 
     def by_rule(self) -> dict[str, list[TestRecord]]:
-        out: dict[str, list[TestRecord]] = {}
-        for record in self.tests.values():
-            if record.outcome is None:
-                continue
-            for rule in record.rules:
-                out.setdefault(rule, []).append(record)
-        return out
+        return by_rule(self.tests)
+
+
+def by_rule(tests: Mapping[str, TestRecord]) -> dict[str, list[TestRecord]]:
+    """The tests that reached an outcome, by each rule they check."""
+    out: dict[str, list[TestRecord]] = {}
+    for record in tests.values():
+        if record.outcome is None:
+            continue
+        for rule in record.rules:
+            out.setdefault(rule, []).append(record)
+    return out
+
+
+#: What a rule's status must be for it to block another rule's check: it fails in this run (a known
+#: deviation is a declared failure; an errored rule could not be checked and is red already).
+_BLOCKING = ("failed", "errored", "deviation")
+
+
+def resolve_blocks(tests: Mapping[str, TestRecord], deviations: Deviations | None = None) -> dict[str, TestRecord]:
+    """The tests with each block decided, now that every outcome of the run is known.
+
+    A check skipped as *blocked by* RULE (a step labelled RULE failed) stays blocked only when RULE
+    fails in this run, or is itself blocked by a rule that does. Otherwise the step's failure is a
+    fault no check of RULE reports, and it counts against the rules the check is about: the test
+    becomes failed (or a deviation, when the deviations file excuses that test), never dropped.
+    The records given are not changed."""
+    records = {key: replace(record, seen=set(record.seen), messages=list(record.messages),
+                            blocked_by=list(record.blocked_by)) for key, record in tests.items()}
+    while True:
+        tested = by_rule(records)
+        statuses = {rule: rule_status(of_rule) for rule, of_rule in tested.items()}
+        failing = {rule for rule, status in statuses.items() if status in _BLOCKING}
+        grown = True
+        while grown:  # a rule whose every check is blocked by a failing rule blocks in turn
+            blocked = {rule for rule, status in statuses.items() if status == "blocked" and rule not in failing
+                       and all(set(t.blocked_by) & failing for t in tested[rule] if t.outcome == "blocked")}
+            failing |= blocked
+            grown = bool(blocked)
+        unjustified = [r for r in records.values() if r.outcome == "blocked" and not set(r.blocked_by) & failing]
+        if not unjustified:
+            return records
+        # Blockers whose own checks are all decided first: turning a block into a failure may make
+        # its rule fail, and that justifies the blocks it causes. A cycle of blocks is decided at once.
+        undecided = {rule for rule, of_rule in tested.items() if any(t.outcome == "blocked" for t in of_rule)}
+        final = [r for r in unjustified if not set(r.blocked_by) & undecided]
+        for record in final or unjustified:
+            _count_against_own_rules(record, deviations)
+
+
+def _count_against_own_rules(record: TestRecord, deviations: Deviations | None) -> None:
+    blockers = sorted(set(record.blocked_by))
+    record.seen.discard("blocked")
+    entry = deviations.for_test(record.nodeid, record.rules) if deviations is not None else None
+    if entry is not None:
+        record.seen.add("deviation")
+        record.deviation = entry.key
+    else:
+        record.seen.add("failed")
+    steps = "; ".join(r for r in record.skip_reasons if _BLOCKED.match(r))
+    record.messages.append(_clip(
+        f"[{', '.join(record.rules)}] a step labelled {', '.join(blockers)} failed, and "
+        f"{', '.join(blockers)} does not fail in this run, so the failure is this check's own "
+        f"(a check is blocked only by a rule that fails): {steps}"
+    ))
+    record.blocked_by = []
+    record.skip_reasons = [r for r in record.skip_reasons if not _BLOCKED.match(r)]
 
 
 def rule_status(tests: Sequence[TestRecord]) -> str:
@@ -313,7 +373,8 @@ def build_report(
     """The report document (see ``report.schema.json``). ``incomplete`` says why the run did not finish
     (interrupted, cut short, collection errors); such a run, or one in which no check ran, is not ok."""
     rules = rules if rules is not None else all_rules()
-    tested = collector.by_rule()
+    tests = resolve_blocks(collector.tests, deviations)
+    tested = by_rule(tests)
     entries: list[dict[str, Any]] = []
     out_of_scope: list[dict[str, str]] = []
     for rule in rules.values():
@@ -324,14 +385,14 @@ def build_report(
         entries.append(_rule_entry(rule, tested.get(rule.id, []), deviations))
     unknown = sorted(set(tested) - set(rules))
     statuses = {e["id"]: e["status"] for e in entries}
-    stale, unused = stale_deviations(deviations, statuses, collector.tests)
+    stale, unused = stale_deviations(deviations, statuses, tests)
     summary = {status: sum(1 for e in entries if e["status"] == status) for status in RULE_STATUSES}
     if incomplete:
         for entry in entries:
             if entry["status"] == "not-run":
                 entry["reason"] = NOT_RUN_UNFINISHED
     why = list(incomplete)
-    if not any(t.outcome in DECISIVE for t in collector.tests.values()):
+    if not any(t.outcome in DECISIVE for t in tests.values()):
         # An unfinished run says why already; guessing "none collected" beside it misleads.
         why.append("no check finished: nothing was verified" if incomplete else
                    "no check ran (none collected, all deselected or skipped): nothing was verified")
@@ -348,7 +409,7 @@ def build_report(
         "run": dict(run or {}),
         "ok": ok,
         "why": why,
-        "summary": {"rules": len(entries), **summary, "tests": len(collector.tests)},
+        "summary": {"rules": len(entries), **summary, "tests": len(tests)},
         "rules": entries,
         "out_of_scope": out_of_scope,
         "unknown_rules": unknown,

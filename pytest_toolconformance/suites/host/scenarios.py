@@ -8,7 +8,9 @@ steps; ``${root}`` is the case's sandbox directory. See docs/scenarios.md.
 
 A step's ``rule`` names the rule its expectation is about. A step about a rule the case does not
 check is a precondition: when it fails the case is *blocked by* that rule (``pytest.skip``), which
-counts toward neither rule, because the case can no longer say anything about its own. ``expect``
+counts toward neither rule while that rule fails in the same run; when it does not, the report counts
+the case against its own rule (``report.model.resolve_blocks``), so label a step with the rule whose
+sentence it tests. ``expect``
 ``expect.needs`` maps another rule to a deep subset of the same answer that the case presupposes
 (a thrown handler's ``isError``, say): checked first, a mismatch blocks the case by that rule.
 ``unless`` on a step marks what the seed leaves to the host (how its loader searches, say): when
@@ -190,12 +192,19 @@ class CaseRunner:
                 f"{expected[:200]})"
             )
         rule = step.get("rule") or self.case.rules[0]
+        installs = bool(self.case.data.get("plugins")) or any(
+            s.get("do") == "install" for s in self.case.data.get("steps", []))
         if rule not in self.case.rules:
+            if installs:
+                # A precondition broken because the host gets origin wrong is blocked by the origin rule,
+                # which fails then, not by the step's (which may pass everywhere else: the report would
+                # count the case against its own rule).
+                origin_holds(self.client, rule)
             pytest.skip(
                 f"blocked by {rule}: case {self.case.id} needs {rule} as a precondition and step {index} "
                 f"[{step.get('do')}] found it broken ({expected[:300]})"
             )
-        if self.case.data.get("plugins") or any(s.get("do") == "install" for s in self.case.data.get("steps", [])):
+        if installs:
             origin_holds(self.client, rule)
         # Short as a plugin finding: what differs, and where the case is; the whole case is in its file.
         raise Finding(

@@ -139,6 +139,7 @@ def test_not_applicable_and_blocked_are_their_own_outcomes() -> None:
     collector.add_all([
         _facts("na", "setup", "skipped", rules=("SCHEMA-3",), message="not applicable: no choice between parameters"),
         _facts("bl", "setup", "skipped", rules=("REG-3",), message="blocked by REG-1: the plugin did not load"),
+        _facts("reg1", "call", "failed", rules=("REG-1",), message="[REG-1] the plugin did not load"),
         _facts("sk", "setup", "skipped", rules=("CAP-2",), message="host lacks calls"),
         _facts("na2", "setup", "skipped", rules=("CAP-3",), message="not applicable: x"),
         _facts("ok", "call", "passed", rules=("CAP-3",)),
@@ -150,12 +151,59 @@ def test_not_applicable_and_blocked_are_their_own_outcomes() -> None:
     assert rules["SCHEMA-3"]["status"] == "not-applicable"
     assert rules["SCHEMA-3"]["skip_reasons"] == ["not applicable: no choice between parameters"]
     assert rules["REG-3"]["status"] == "blocked" and rules["REG-3"]["blocked_by"] == ["REG-1"]
-    # A blocked check counts toward neither rule: REG-1 itself is not decided by it.
-    assert rules["REG-1"]["status"] == "not-run"
+    # A blocked check counts toward neither rule: REG-1 is decided by its own check alone.
+    assert rules["REG-1"]["status"] == "failed" and rules["REG-1"]["decided_by"] == ["reg1"]
     assert rules["CAP-2"]["status"] == "skipped"
     assert rules["CAP-3"]["status"] == "passed", "a check that ran decides over one that does not apply"
     assert report["summary"]["not-applicable"] == 1 and report["summary"]["blocked"] == 1
-    assert report["ok"] is True
+    assert report["why"] == ["1 rule(s) failed, 0 errored"]
+
+
+def _host_report(*facts: PhaseFacts, deviations: Any = None) -> dict[str, dict[str, Any]]:
+    collector = OutcomeCollector()
+    collector.add_all(facts)
+    report = build_report(collector, kit_version="0", host={"spec": "x", "name": "h", "version": "1",
+                                                            "capabilities": []}, plugins=[], suites="host",
+                          deviations=deviations)
+    validate(report)
+    return {r["id"]: r for r in report["rules"]}
+
+
+BLOCKED_BY_RO5 = "blocked by RO-5: case ro/x needs RO-5 as a precondition and step 4 [compose] found it broken"
+
+
+@pytest.mark.parametrize("ro5", ["passed", "not-run"])
+def test_a_check_blocked_by_a_rule_that_does_not_fail_fails_its_own_rule(ro5: str) -> None:
+    """A step labelled RO-5 failed in an RO-3 case, but RO-5 fails nowhere: the fault would be reported
+    by no check, so it is RO-3's (the case's), with the step's words."""
+    ro5_checks = [_facts("ro5", "call", "passed", rules=("RO-5",))] if ro5 == "passed" else []
+    rules = _host_report(_facts("case", "call", "skipped", rules=("RO-3",), message=BLOCKED_BY_RO5), *ro5_checks,
+                         _facts("ro3", "call", "passed", rules=("RO-3",)))
+    assert rules["RO-3"]["status"] == "failed" and rules["RO-3"]["decided_by"] == ["case"]
+    assert "a step labelled RO-5 failed, and RO-5 does not fail in this run" in rules["RO-3"]["messages"][0]
+    assert "step 4 [compose] found it broken" in rules["RO-3"]["messages"][0]
+    assert rules["RO-5"]["status"] == ro5
+
+
+def test_a_block_stands_through_a_chain_of_failing_rules() -> None:
+    """PLAN-2's case is blocked by RO-3, whose only check is blocked by RO-5, which fails: both stand;
+    had RO-5 passed, RO-3's blocked check would fail RO-3, and then PLAN-2's block stands on RO-3."""
+    chain = [_facts("plan", "call", "skipped", rules=("PLAN-2",), message="blocked by RO-3: x"),
+             _facts("ro3", "call", "skipped", rules=("RO-3",), message=BLOCKED_BY_RO5)]
+    rules = _host_report(*chain, _facts("ro5", "call", "failed", rules=("RO-5",), message="[RO-5] no"))
+    assert [rules[r]["status"] for r in ("PLAN-2", "RO-3", "RO-5")] == ["blocked", "blocked", "failed"]
+    rules = _host_report(*chain, _facts("ro5", "call", "passed", rules=("RO-5",)))
+    assert [rules[r]["status"] for r in ("PLAN-2", "RO-3", "RO-5")] == ["blocked", "failed", "passed"]
+
+
+def test_a_check_counted_against_its_own_rule_is_excused_by_its_deviation(tmp_path: Any) -> None:
+    from pytest_toolconformance.report.deviations import load_deviations
+
+    path = tmp_path / "d.toml"
+    path.write_text('[[deviation]]\nrule = "RO-3"\nreason = "this host honours foreign claims in children"\n')
+    rules = _host_report(_facts("case", "call", "skipped", rules=("RO-3",), message=BLOCKED_BY_RO5),
+                         _facts("ro5", "call", "passed", rules=("RO-5",)), deviations=load_deviations(path))
+    assert rules["RO-3"]["status"] == "deviation"
 
 
 def test_a_run_of_zero_checks_is_not_ok() -> None:

@@ -46,7 +46,7 @@ def test_fake_not_applicable():
 
 @mark("REG-3")
 def test_fake_blocked():
-    pytest.skip("blocked by REG-1: the plugin did not load")
+    pytest.skip("blocked by CAP-3: the tool it needs was capped")
 '''
 
 
@@ -118,10 +118,10 @@ def test_outcomes_and_the_finding_in_every_report(pytester: pytest.Pytester) -> 
     result, report = kit(pytester, "-k", "fake_", "--toolconformance-seed=42")
     rules = {r["id"]: r for r in report["rules"]}
     assert rules["SCHEMA-3"]["status"] == "not-applicable" and rules["REG-3"]["status"] == "blocked"
-    assert rules["REG-3"]["blocked_by"] == ["REG-1"] and rules["CAP-3"]["status"] == "failed"
+    assert rules["REG-3"]["blocked_by"] == ["CAP-3"] and rules["CAP-3"]["status"] == "failed"
     out = result.stdout.str()
     assert "NOT APPLICABLE SCHEMA-3: the plugin has no choice" in out
-    assert "BLOCKED REG-3: by REG-1" in out
+    assert "BLOCKED REG-3: by CAP-3" in out
     # The failure is the finding and its rerun line, nothing of the kit's frames.
     finding = rules["CAP-3"]["messages"][0]
     assert finding.startswith("[CAP-3] the host under test: expected internal tools uncapped\n  the host did: ")
@@ -248,10 +248,20 @@ def test_a_collection_error_is_not_ok(pytester: pytest.Pytester) -> None:
 
 def test_a_run_of_zero_checks_is_not_ok(pytester: pytest.Pytester) -> None:
     pytester.makepyfile(test_fake=FAKE)
-    result, report = kit(pytester, "-k", "fake_not_applicable or fake_blocked")
+    result, report = kit(pytester, "-k", "fake_not_applicable")
     assert result.ret == pytest.ExitCode.NO_TESTS_COLLECTED
     assert report["ok"] is False and report["why"][0].startswith("no check ran")
     pages_say_it_does_not_conform(pytester)
+
+
+def test_a_check_blocked_by_a_rule_that_did_not_fail_fails_the_run(pytester: pytest.Pytester) -> None:
+    """Blocked by CAP-3, which did not run: nothing says CAP-3 fails, so the blocked step is REG-3's fault."""
+    pytester.makepyfile(test_fake=FAKE)
+    result, report = kit(pytester, "-k", "fake_blocked")
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    reg_3 = next(r for r in report["rules"] if r["id"] == "REG-3")
+    assert reg_3["status"] == "failed" and "a step labelled CAP-3 failed" in reg_3["messages"][0]
+    assert "FAILED REG-3: 1 test(s)" in result.stdout.str()
 
 
 def test_a_run_whose_output_pipe_closed_leaves_a_report_that_says_so(pytester: pytest.Pytester) -> None:

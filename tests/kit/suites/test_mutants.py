@@ -3,8 +3,9 @@
 A mutant module (tests/subjects/mutants/) defines ``RULE``, the one rule it breaks, ``factory()``, and
 optionally ``ALSO``: ``{rule: reason}`` for rules whose checks truly depend on the broken
 behaviour. The suites run against every mutant: the mutant must turn ``RULE`` red and no
-other rule but those it declares. A rule that a broken precondition blocks is not red (it is
-reported ``blocked by RULE``), so it needs no declaration.
+other rule but those it declares, as the kit's report says. A check blocked by a rule that fails in
+the same run is not red (it is reported ``blocked by RULE``), so it needs no declaration; one blocked
+by a rule that does not fail counts against its own rule (report/model.py, ``resolve_blocks``).
 
 A mutant runs the checks that reach a method it overrides; every other check is proven to end as
 against the reference host, where it passes (mutant_reach.py says how, and when a mutant runs every
@@ -20,12 +21,14 @@ import os
 import pkgutil
 from collections.abc import Sequence
 from types import ModuleType
+from typing import Any
 
 import pytest
 from hypothesis import Phase
 from hypothesis import settings as hypothesis_settings
 
 import tests.subjects.mutants as mutants_pkg
+from pytest_toolconformance.report.hooks import PLUGIN_NAME
 from pytest_toolconformance.rules import all_rules, host_rules
 from tests.kit.suites import mutant_reach
 
@@ -64,16 +67,27 @@ def also(module: ModuleType) -> dict[str, str]:
     return dict(getattr(module, "ALSO", {}))
 
 
-def _red_rules(reprec: pytest.HookRecorder) -> tuple[dict[str, list[str]], list[str]]:
-    """Per red rule, the failed (or errored) checks that carry it."""
+class ReportOfTheRun:
+    """Keeps the kit's report of an inner run: which rules are red is the report's verdict, decided once
+    every outcome is known (a check blocked by a rule that does not fail counts against its own)."""
+
+    def __init__(self) -> None:
+        self.report: dict[str, Any] | None = None
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_sessionfinish(self, session: pytest.Session) -> None:
+        self.report = session.config.pluginmanager.get_plugin(PLUGIN_NAME).report
+
+
+def _red_rules(kept: ReportOfTheRun) -> tuple[dict[str, list[str]], list[str]]:
+    """Per red (failed or errored) rule in the kit's report, the checks that decided it."""
+    assert kept.report is not None, "the inner run wrote no report"
     rules: dict[str, list[str]] = {}
     names: list[str] = []
-    for report in reprec.getreports("pytest_runtest_logreport"):
-        if report.failed:
-            names.append(report.nodeid)
-            for key, value in report.user_properties:
-                if key == "rule":
-                    rules.setdefault(str(value), []).append(report.nodeid.rsplit("::", 1)[-1])
+    for entry in kept.report["rules"]:
+        if entry["status"] in ("failed", "errored"):
+            rules[entry["id"]] = [nodeid.rsplit("::", 1)[-1] for nodeid in entry["decided_by"]]
+            names += [n for n in entry["decided_by"] if n not in names]
     return rules, names
 
 
@@ -181,18 +195,19 @@ def test_mutant_is_caught_on_its_rule_and_no_other(
         keep = None  # every check
     else:
         keep = _reach(request, pytester, mutant_profile).checks_to_run(points)
+    kept = ReportOfTheRun()
     if keep is None or AUDIT:
         audit = mutant_reach.ReachRecorder()
-        reprec = _mutant_run(pytester, mutant_profile, f"{module.__name__}:factory", *timing, plugins=[audit])
+        _mutant_run(pytester, mutant_profile, f"{module.__name__}:factory", *timing, plugins=[audit, kept])
         unforeseen = sorted(key for key in audit.failed if keep is not None and not keep(key))
         assert not unforeseen, (
             f"{module.__name__}: checks the selection leaves out failed in a whole run (mutant_reach.py's "
             f"proof does not hold for this mutant; find what it changes that no call shows): {unforeseen}"
         )
     else:
-        reprec = _mutant_run(pytester, mutant_profile, f"{module.__name__}:factory", *timing,
-                             plugins=[mutant_reach.SelectChecks(keep)])
-    rules, failed = _red_rules(reprec)
+        _mutant_run(pytester, mutant_profile, f"{module.__name__}:factory", *timing,
+                    plugins=[mutant_reach.SelectChecks(keep), kept])
+    rules, failed = _red_rules(kept)
     assert failed, f"{module.__name__} breaks {module.RULE} but no check failed"
     assert module.RULE in rules, f"{module.__name__}: failures {failed} carry rules {sorted(rules)}, not {module.RULE}"
     blamed = {rule: checks for rule, checks in rules.items() if rule != module.RULE and rule not in also(module)}
