@@ -1,8 +1,9 @@
-"""Every install line the README and docs give works today (issue 24, item 3).
+"""Every install line the README and docs give works today.
 
 Until the kit's first release is on PyPI, ``pip install pytest-toolconformance`` finds nothing, so a
 line a user runs (not a comment saying what to run once it is released) installs the kit from a
-folder, a built wheel or its repository.
+folder (a clone, a submodule, the action's own files) or a built wheel; never from a repository URL
+with a placeholder owner or a tag that does not exist yet.
 """
 
 from __future__ import annotations
@@ -16,7 +17,9 @@ from tests.paths import REPO
 
 DOCUMENTS = sorted([REPO / "README.md", *(REPO / "docs").glob("*.md")])
 _INSTALL = re.compile(r"pip install\s+(?P<args>[^;&|]*)")  # to the end of the command
-_WORKS_TODAY = re.compile(r"^\"?(\.|\./|/|dist/|pytest-toolconformance @ git\+|\S+\.whl)")
+_WORKS_TODAY = re.compile(r"^\"?(\.|\./|/|dist/|\"?\$GITHUB_ACTION_PATH|\S+\.whl)")
+#: What a user would have to replace before a line runs.
+_PLACEHOLDER = re.compile(r"\bOWNER\b|<owner>|<your[^>]*>|git\+https://github\.com/[^/\s]+/pytest-toolconformance")
 
 
 def kit_requirements(text: str) -> list[str]:
@@ -45,3 +48,13 @@ def test_a_published_name_is_unreleased_and_a_comment_is_not_a_command() -> None
     assert not _WORKS_TODAY.match(kit_requirements(lines)[0])
     later = "pip install ./pytest-toolconformance  # once released: pip install pytest-toolconformance"
     assert kit_requirements(later) == ["./pytest-toolconformance"]
+
+
+WORKFLOWS = sorted((REPO / ".github" / "workflows").glob("*.yml"))
+
+
+@pytest.mark.parametrize("document", [*DOCUMENTS, REPO / "action.yml", *WORKFLOWS], ids=lambda path: path.name)
+def test_no_line_to_run_holds_a_placeholder(document: Path) -> None:
+    commands = [line.split("#", 1)[0] for line in document.read_text(encoding="utf-8").splitlines()]
+    held = [line.strip() for line in commands if _PLACEHOLDER.search(line)]
+    assert held == [], f"{document}: lines a user must edit before they run: {held}"
