@@ -110,8 +110,9 @@ FIX_BY_FAMILY: dict[str, tuple[str, str | None]] = {
              "every caller together, with no alias, and refuse unknown parameters."),
     "ERR": ("Turn a handler's throw into a result flagged `is_error` and keep the session usable; keep the "
             "transport tag on the error object across rethrows.",
-            "Return bad arguments, missing resources and refusals as text; throw transport and host faults, tag "
-            "them with `markTransportFailure`, and rethrow `isTransportFailure` errors in catch-alls."),
+            "Return bad arguments, missing resources and refusals as text; throw transport and host faults (where "
+            "the host offers a transport tag, as the seam's host does, tag them with `markTransportFailure` and "
+            "rethrow `isTransportFailure` errors in catch-alls; a pi extension or OpenClaw plugin just throws)."),
     "EXT": ("Take origin from the `external` registration option only (boolean, default false) and carry it with "
             "the accepted owner; a rejected collision contributes nothing.", None),
     "CAP": ("Cap external tools only, at composition only: descriptions at 1,000 UTF-8 bytes on a character "

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -24,6 +25,10 @@ NETWORK_CODES = frozenset({"ECONNREFUSED", "ENOTFOUND", "ECONNRESET", "ETIMEDOUT
 
 # A refusal that speaks of the session's state, not of the call's arguments: nothing to act on yet.
 _STATE = r"no (active|current|open|running|matching|selected) \w+|use \w+ first"
+# What an answer reports, whatever the call: a state ("Status: no active job.") or an empty result ("the log
+# holds no errors"). Alone it is no refusal; beside a directive ("Use create_goal first.") the directive is.
+_REPORT = re.compile(r"\b(no (active|current|open|running|matching|selected) \w+|(no|0|zero|without) errors?)\b",
+                     re.IGNORECASE)
 STATE_REFUSAL = re.compile(rf"\b({_STATE})\b", re.IGNORECASE)
 # What a refusal says, in the words real handlers use ("Error: UI not available", "no parameters are
 # accepted", "name must be a string", "Unknown parameter", "file not found", "No active goal. Use
@@ -53,11 +58,13 @@ ENVIRONMENT_FAULT = re.compile(
 _NOT_A_FUNCTION = re.compile(r"([\w$.?]+) is not a function")
 
 
-def environment_cause(record: CallRecord, parameters: Sequence[str] = ()) -> str | None:
+def environment_cause(record: CallRecord, parameters: Sequence[str] = (), *, bad_call: bool = False) -> str | None:
     """Why a throw is the environment's fault (a host or configuration fault), or None.
 
-    ``x is not a function`` counts only where ``x`` names none of the call's parameters (then it is
-    an installed package's missing export, not a handler that used a bad argument).
+    A throw that names a missing program, key, UI or module is. ``x is not a function`` counts only for
+    a valid call and where ``x`` names none of the call's parameters (then it is an installed package's
+    missing export); a bad call's (``bad_call``) is its own, whatever the variable is called
+    (``text.toLowerCase is not a function`` for a number): who else gets the throw decides, not its words.
     """
     if not record.thrown:
         return None
@@ -65,6 +72,8 @@ def environment_cause(record: CallRecord, parameters: Sequence[str] = ()) -> str
     found = ENVIRONMENT_FAULT.search(text)
     if found:
         return f"it names the environment ({found.group(0)!r})"
+    if bad_call:
+        return None
     names = set(parameters) | set(record.arguments if isinstance(record.arguments, Mapping) else ())
     for match in _NOT_A_FUNCTION.finditer(text):
         if not set(re.split(r"[.$?]+", match.group(1))) & names:
@@ -99,6 +108,7 @@ def success_evidence(
     record: CallRecord,
     bad_values: Sequence[Any],
     references: list[CallRecord | None] | tuple[CallRecord | None, ...] | CallRecord | None = (),
+    names: Sequence[str] = (),
 ) -> str | None:
     """Evidence that a call the handler should have refused was taken as valid, or None.
 
@@ -121,6 +131,25 @@ def success_evidence(
     used = USED_BAD_VALUE.search(text)
     if used:
         return f"its answer shows it used a value that was not given ({used.group(0)!r})"
+    same = answered_as(record, references, names)
+    if same is not None:
+        return f"it answered exactly as it answers {shorten(same.arguments, 120)}"
+    return None
+
+
+def answered_as(
+    record: CallRecord,
+    references: list[CallRecord | None] | tuple[CallRecord | None, ...] | CallRecord | None,
+    names: Sequence[str] = (),
+) -> CallRecord | None:
+    """The reference call ``record`` was answered exactly as, where that answer is no refusal, or None.
+
+    Reading (evidence first): what differs per call is masked (:func:`comparable`), and the reference's
+    answer counts as a refusal only by its words alone (:attr:`CallRecord.says_no`) or where it asks for
+    one of ``names`` ("Nothing to share: set file_path."): a parameter's name merely mentioned, or a
+    report of state ("Status: no active job."), inside an answer a call that is no refusal's business
+    also gets is no refusal of the bad call.
+    """
     if not isinstance(references, (list, tuple)):
         references = [references]
     for reference in references:
@@ -128,15 +157,52 @@ def success_evidence(
             reference is not None
             and reference.answered
             and reference.arguments != record.arguments
-            and not reference.reads_as_refusal
+            and not reference.says_no
+            and not reference.asks_for(names)
             and reference.comparable_text == record.comparable_text
         ):
-            return f"it answered exactly as it answers {shorten(reference.arguments, 120)}"
+            return reference
     return None
+
+
+# What differs from one call to the next in an answer that is otherwise the same: a fresh temporary path,
+# a timestamp or an ISO date, a generated id, a duration. Masked before two answers are compared.
+_TEMP_ROOTS = sorted({tempfile.gettempdir(), "/tmp", "/var/tmp", "/var/folders", "/private/var/folders"}, key=len,
+                     reverse=True)
+_PER_CALL = [
+    (re.compile(r"(?:" + "|".join(re.escape(root) for root in _TEMP_ROOTS) + r")/[^\s'\"`),;\]]*"), "<tmp>"),
+    (re.compile(r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b", re.IGNORECASE), "<id>"),
+    (re.compile(r"\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?\b"),
+     "<time>"),
+    (re.compile(r"\b\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?\b"), "<time>"),
+    (re.compile(r"\b1\d{9}(?:\d{3})?\b"), "<time>"),  # Unix seconds or milliseconds (2001 to 2286)
+    (re.compile(r"\b[0-9a-f]{16,}\b", re.IGNORECASE), "<id>"),
+    (re.compile(r"\b\d+(?:\.\d+)?\s?(?:ns|µs|us|ms|s|sec|secs|seconds?|milliseconds?)\b"), "<duration>"),
+]
+
+
+def comparable(text: str, workdir: str = "") -> str:
+    """``text`` with what differs per call masked (the call's working directory, temporary paths,
+    timestamps and dates, generated ids, durations), to compare two calls' answers."""
+    if workdir:
+        text = text.replace(workdir, "<cwd>")
+    for pattern, mask in _PER_CALL:
+        text = pattern.sub(mask, text)
+    return text
 
 
 def _word(name: str) -> re.Pattern[str]:
     return re.compile(rf"(?<![A-Za-z0-9_]){re.escape(name)}(?![A-Za-z0-9_])")
+
+
+_ASKING_BEFORE = (r"\b(set|pass|give|provide|specify|supply|use|choose|add|include|needs?|requires?|required|expected"
+                  r"|expects|either|missing)\W+(?:\w+\W+){0,2}?")
+_ASKING_AFTER = r"\W{0,3}\s*(is required|is missing|must|required|or\b)"
+
+
+def _asking(name: str) -> re.Pattern[str]:
+    word = rf"(?<![A-Za-z0-9_]){re.escape(name)}(?![A-Za-z0-9_])"
+    return re.compile(rf"{_ASKING_BEFORE}`?{word}|{word}`?{_ASKING_AFTER}", re.IGNORECASE)
 
 
 def text_of(result: Any) -> str:
@@ -221,8 +287,8 @@ class CallRecord:
 
     @property
     def comparable_text(self) -> str:
-        """The text with this call's own working directory taken out, to compare two calls' answers."""
-        return self.text.replace(self.workdir, "<cwd>") if self.workdir else self.text
+        """The text with what differs per call masked (:func:`comparable`), to compare two calls' answers."""
+        return comparable(self.text, self.workdir)
 
     def names(self, name: str) -> bool:
         return bool(_word(name).search(self.text))
@@ -236,6 +302,17 @@ class CallRecord:
     def reads_as_refusal(self) -> bool:
         """The answer is a refusal by what it says (an error, something invalid, missing or unavailable)."""
         return self.flagged_error or bool(REFUSAL.search(self.text))
+
+    @property
+    def says_no(self) -> bool:
+        """A refusal by its words alone: ``isError``, or a text that says no once a report of state or of
+        an empty result ("Status: no active job.", "no errors") is taken out; a parameter's name is none."""
+        return self.flagged_error or bool(REFUSAL.search(_REPORT.sub(" ", self.text)))
+
+    def asks_for(self, names: Sequence[str]) -> bool:
+        """The text asks for one of ``names`` ("set file_path", "pass file_path or latest", "query is
+        required"), not merely mentions it ("status any, owner any")."""
+        return any(_asking(name).search(self.text) for name in names)
 
     @property
     def refuses_for_state(self) -> bool:

@@ -37,20 +37,22 @@ from pytest_toolconformance.plugins.arguments import (
     valid,
 )
 from pytest_toolconformance.plugins.parametrize import for_each_tool, generate_tests
-from pytest_toolconformance.plugins.readings import CallRecord, environment_cause, js_renderings, success_evidence
+from pytest_toolconformance.plugins.readings import (
+    CallRecord,
+    answered_as,
+    environment_cause,
+    js_renderings,
+    success_evidence,
+)
 from pytest_toolconformance.plugins.subject import Subject, ToolSubject
 from pytest_toolconformance.plugins.under_test import ToolUnderTest
 from pytest_toolconformance.profile import run_property
+from pytest_toolconformance.suites.plugin._transport import foreign_import, host_without_tag, transport_fix
 from reference_host import result_problems
 
 pytest_generate_tests = generate_tests
 
 OWNER_WORDS = re.compile(r"\b(owner|operator)\b", re.IGNORECASE)
-TRANSPORT_FIX = (
-    "let the failure propagate, or in a catch-all write `if (isTransportFailure(error)) throw error;` and tag "
-    "failures you raise yourself with `throw markTransportFailure(error)` (elowen-plugin-shared/transport; "
-    "Python: pytest_toolconformance.sdk.mark_transport_failure)"
-)
 
 
 @for_each_tool(["REG-3"])
@@ -94,14 +96,16 @@ def test_no_throw_for_bad_input(toolconformance_subject: ToolSubject) -> None:
     schema = subject.require_callable()
 
     probes = [simplest_arguments(schema)]
-    if simplest_arguments(schema, full=True) != probes[0]:
-        probes.append(simplest_arguments(schema, full=True))
+    for other in (simplest_arguments(schema, full=True), _other_valid_call(schema)):
+        if other is not None and other not in probes:
+            probes.append(other)
     excused: list[str] = []
 
-    def host_fault(record: CallRecord) -> str | None:
-        """Reading (ERR-2 by cause): a throw that names the environment, or that a valid call with other
-        arguments gets word for word, is a host or configuration fault, which the seed throws."""
-        cause = environment_cause(record, list(properties(schema)))
+    def host_fault(record: CallRecord, bad_call: bool) -> str | None:
+        """Reading (ERR-2 by who gets it): a throw that names the environment, or that a valid call with
+        other arguments gets word for word, is a host or configuration fault, which the seed throws; one
+        that only a bad call gets is ERR-2's, whatever its words."""
+        cause = environment_cause(record, list(properties(schema)), bad_call=bad_call)
         if cause is not None:
             return cause
         echoed = [r for v in record.arguments.values() for r in js_renderings(v) if r in record.text] \
@@ -118,10 +122,10 @@ def test_no_throw_for_bad_input(toolconformance_subject: ToolSubject) -> None:
                         "depend on the arguments")
         return None
 
-    def check(args: dict, via: str, what: str) -> None:
+    def check(args: dict, via: str, what: str, bad_call: bool = True) -> None:
         record = subject.call(args, via=via)
         if _is_local_fault(record):
-            cause = host_fault(record)
+            cause = host_fault(record, bad_call)
             if cause is not None:
                 excused.append(f"{shorten(record.text, 160)} ({cause})")
                 return
@@ -135,7 +139,7 @@ def test_no_throw_for_bad_input(toolconformance_subject: ToolSubject) -> None:
     with subject.reporting():
         run_property(
             call_arguments_for(schema),
-            lambda a: check(a, "host", "a valid call (a missing resource is text)"),
+            lambda a: check(a, "host", "a valid call (a missing resource is text)", bad_call=False),
             examples=[simplest_arguments(schema)],
             share_draws=True,
         )
@@ -200,10 +204,6 @@ def test_handler_validates_again(toolconformance_subject: ToolSubject) -> None:
         record = subject.call(args, via=via)
         if not record.answered:
             return  # a throw is ERR-2's finding
-        if record.refused(declared + list(case.offending)):
-            if not record.names_any(declared + list(case.offending)):
-                unnamed.append(shorten(record.text, 100))
-            return
         without = {k: v for k, v in args.items() if k not in case.unknown}
         bad = [args[k] for k in (*case.unknown, *case.wrong) if k in args]
         # What the handler answers where no refusal is its business: the same call without the unknown
@@ -213,7 +213,13 @@ def test_handler_validates_again(toolconformance_subject: ToolSubject) -> None:
             reference(simplest_arguments(schema), via),
             subject.call({}, via=via) if args else None,
         ]
-        evidence = success_evidence(record, bad, references)
+        # Evidence first: an answer a valid call also gets is no refusal, whatever words it holds.
+        same = answered_as(record, [r for r in references if r is not None and valid(schema, r.arguments)], declared)
+        if same is None and record.refused(declared + list(case.offending)):
+            if not record.names_any(declared + list(case.offending)):
+                unnamed.append(shorten(record.text, 100))
+            return
+        evidence = success_evidence(record, bad, references, declared)
         if evidence is None:
             unclear.append(f"{shorten(args, 100)} -> {shorten(record.text, 100)}")
             return
@@ -243,6 +249,14 @@ def test_handler_validates_again(toolconformance_subject: ToolSubject) -> None:
         )
 
 
+def _other_valid_call(schema: dict) -> dict[str, Any] | None:
+    """The simplest full call with its strings changed: a valid call with other arguments, to tell a throw
+    every valid call gets from one that depends on what the call carried; None where no such call is valid."""
+    args = simplest_arguments(schema, full=True)
+    other = {k: f"{v}-2" if isinstance(v, str) else v for k, v in args.items()}
+    return other if other != args and valid(schema, other) else None
+
+
 def _offers_choice(tool: ToolUnderTest) -> bool:
     return tool.accepted and not required(tool.schema) and len(properties(tool.schema)) >= 2
 
@@ -270,7 +284,9 @@ def test_choice_in_handler(toolconformance_subject: ToolSubject) -> None:
         empty = subject.call({}, via="handler")
         if empty.thrown:
             pytest.skip(f"a call of {tool.name} naming none of its parameters threw; ERR-2 reports that")
-        if not empty.refused(list(properties(schema))) or empty.refuses_for_state:
+        # Its words, a parameter it merely mentions aside: independent filters' unfiltered answer ("status
+        # any, owner any: ...") names them without refusing anything.
+        if not (empty.says_no or empty.asks_for(list(properties(schema)))) or empty.refuses_for_state:
             pytest.skip(
                 f"not applicable: {tool.name} answers a call naming none of its parameters "
                 f"({shorten(empty.text, 120)}) without refusing its arguments, so it offers no choice between them"
@@ -379,7 +395,7 @@ def test_transport_fault_thrown(toolconformance_subject: ToolSubject) -> None:
                 "a failed network request to be thrown (a transport fault is not an answer the model can fix)",
                 f"{_what_the_request_met(record)}, and it answered {shorten(record.text)}",
                 record,
-                fix=TRANSPORT_FIX,
+                fix=transport_fix(subject.plugin.loaded),
             )
 
     _call_with_valid_arguments(subject, schema, check)
@@ -393,24 +409,34 @@ def test_transport_fault_tagged(toolconformance_subject: ToolSubject) -> None:
     subject = toolconformance_subject
     tool = subject.tool
     schema = subject.require_callable()
+    loaded = subject.plugin.loaded
     thrown: list[CallRecord] = []
+    # Reading: where the host offers no tag (pi, OpenClaw, no import of the module), a throw, tagged or not, meets it.
+    tagless = host_without_tag(loaded)
+    foreign = foreign_import(loaded)
+    if foreign is not None:
+        subject.advise(foreign)
 
     def check(args: dict) -> None:
         record = subject.call(args)
         if not record.network or not record.thrown:
             return
         thrown.append(record)
-        if not (record.transport_tagged or record.raw_network_fault):
+        if tagless is None and not (record.transport_tagged or record.raw_network_fault):
             raise subject.finding(
                 "a caught transport failure to be rethrown as it is, or tagged with markTransportFailure(error)",
                 f"{_what_the_request_met(record)}, and it threw a new, untagged error {shorten(record.text)}",
                 record,
-                fix=TRANSPORT_FIX,
+                fix=transport_fix(loaded),
             )
 
     _call_with_valid_arguments(subject, schema, check)
     if not thrown:
         pytest.skip(f"no call of {tool.name} threw after reaching for the network (ERR-3 covers one that answers text)")
+    if tagless is not None:
+        subject.request.node.user_properties.append(
+            ("note", f"ERR-4 met: every transport failure left {tool.name} as a throw; the tag part "
+                     f"(markTransportFailure) is not applicable: {tagless}"))
 
 
 @for_each_tool(["SCOPE-4"])

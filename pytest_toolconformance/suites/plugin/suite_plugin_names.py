@@ -32,7 +32,7 @@ from pytest_toolconformance.plugins.arguments import (
     valid,
 )
 from pytest_toolconformance.plugins.parametrize import for_each_tool, generate_tests
-from pytest_toolconformance.plugins.readings import CallRecord, success_evidence
+from pytest_toolconformance.plugins.readings import CallRecord, answered_as, comparable, success_evidence
 from pytest_toolconformance.plugins.static import name_findings, parameter_role
 from pytest_toolconformance.plugins.subject import ToolSubject
 from pytest_toolconformance.profile import run_property
@@ -110,12 +110,15 @@ def test_unknown_parameters_refused(toolconformance_subject: ToolSubject) -> Non
                 f"it changed the working directory: {', '.join(record.changed)}; answered {shorten(record.text)}",
                 record, fix="check the arguments before touching anything",
             )
-        if record.refused(declared + unknown):
+        without = {k: v for k, v in record.arguments.items() if k not in unknown}
+        default = reference(without)
+        # Evidence first: the answer the call without the unknown name also gets is no refusal, whatever
+        # words it holds ("Status: no active job.", a parameter's name).
+        if answered_as(record, default, declared) is None and record.refused(declared + unknown):
             if not record.names_any(declared + unknown):
                 advisories.append(f"refused {what} without naming the parameter ({shorten(record.text, 100)})")
             return
-        without = {k: v for k, v in record.arguments.items() if k not in unknown}
-        evidence = success_evidence(record, [record.arguments[k] for k in unknown], reference(without))
+        evidence = success_evidence(record, [record.arguments[k] for k in unknown], default, declared)
         if evidence is None:
             advisories.append(f"answered {what} without a recognizable refusal ({shorten(record.text, 100)})")
             return
@@ -146,10 +149,37 @@ def test_unknown_parameters_refused(toolconformance_subject: ToolSubject) -> Non
             record = subject.call(changed)
             if name in req or parameter_role(name, properties(schema)[name]) in TARGET_ROLES:
                 check_refused(record, f"`{alias}` in place of the declared `{name}`", [alias])
+            elif record.answered and record.changed and selects_target(name, args):
+                check_refused(record, f"`{alias}` in place of the optional `{name}`, which picks where the tool "
+                              "writes", [alias])
             elif record.answered and not record.refused(declared + [alias]):
                 advisories.append(f"accepted `{alias}` in place of the optional `{name}` and ignored it")
 
-        run_property(full_call_arguments_with_a_name_for(schema), stale, share_draws=True)
+        def effect(args: dict[str, Any]) -> set[str]:
+            return {comparable(line) for line in subject.call(args).changed}
+
+        selectors: dict[str, bool] = {}
+
+        def selects_target(name: str, args: dict[str, Any]) -> bool:
+            """Evidence that an optional parameter picks where the tool writes: a value of it changes what
+            the call creates or removes in the workspace (SaveNote's `area`: inbox/ or archive/). Judged
+            once per parameter, around the first call that wrote with its stale name."""
+            if name not in selectors:
+                without = {k: v for k, v in args.items() if k != name}
+                default = effect(without) if valid(schema, without) else None
+                selectors[name] = default is not None and any(
+                    effect({**without, name: value}) != default
+                    for value in _values_of(properties(schema)[name], args[name])
+                    if valid(schema, {**without, name: value}))
+            return selectors[name]
+
+        # Each optional parameter with a listed set of values (an enum, literals: a folder of inbox or archive)
+        # once around the fullest simple call first, so that such a selector is met on any example budget.
+        full = simplest_arguments(schema, full=True)
+        listed = [name for name in declared
+                  if name in full and name not in req and len(_values_of(properties(schema)[name], full[name])) > 1]
+        run_property(full_call_arguments_with_a_name_for(schema), stale, share_draws=True,
+                     examples=[[full, name] for name in listed])
         # Every declared parameter right plus an extra one: advisory when accepted (the seam's example accepts it).
         extra = {**simplest_arguments(schema, full=True), "unexpected_option": "x"}
         record = subject.call(extra)
@@ -158,8 +188,27 @@ def test_unknown_parameters_refused(toolconformance_subject: ToolSubject) -> Non
                 "accepted an unknown parameter beside correct ones (`unexpected_option`) "
                 "without a word; consider refusing it"
             )
-    for note in dict.fromkeys(advisories):
+    # One advisory per answer, what differs per call (an id, a time) aside.
+    firsts: dict[str, str] = {}
+    for note in advisories:
+        firsts.setdefault(comparable(note), note)
+    for note in firsts.values():
         subject.advise(note)
+
+
+def _values_of(prop: Any, drawn: Any) -> list[Any]:
+    """The drawn value of a parameter and, where its schema lists them, its other values (an enum, literals, a
+    boolean's two), so that a selector whose drawn value is its default is still seen to select."""
+    values = [drawn]
+    if isinstance(prop, dict):
+        listed = list(prop.get("enum") or [])
+        for branch in prop.get("anyOf") or prop.get("oneOf") or []:
+            if isinstance(branch, dict) and "const" in branch:
+                listed.append(branch["const"])
+        if prop.get("type") == "boolean":
+            listed += [True, False]
+        values += [v for v in listed[:8] if v != drawn]
+    return values
 
 
 # A refusal of a parameter as unknown or unwanted: what a handler says when it reads another name.

@@ -1,5 +1,8 @@
-// Breaks ERR-4: the catch-all throws a new, untagged error, so the host cannot tell it is a transport fault.
+// Breaks ERR-4: written for the seam's host (it imports elowen-plugin-shared/transport), its catch-all
+// rethrows only what is already tagged and wraps the rest in a new, untagged error, so the host cannot
+// tell the fetch failure is a transport fault.
 import { defineTool } from "@earendil-works/pi-coding-agent";
+import { isTransportFailure } from "elowen-plugin-shared/transport";
 import { Type } from "typebox";
 import { refusal, result } from "../_lib/check.mjs";
 
@@ -16,6 +19,7 @@ export function register(ctx) {
         const response = await fetch(`https://quotes.example.com/v1/${encodeURIComponent(params.symbol)}`);
         return result(await response.text());
       } catch (error) {
+        if (isTransportFailure(error)) throw error;
         throw new Error(`quote service unavailable: ${error.message}`);
       }
     },

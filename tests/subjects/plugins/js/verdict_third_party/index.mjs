@@ -8,10 +8,12 @@ import { refusal, result } from "../_lib/check.mjs";
 const RUNS = new Map();
 
 export function register(ctx) {
-  // Correct: every parameter optional, and the call naming none is complete ("wait for all"); with no run
-  // in the session it answers with the state, which is no choice between alternatives (SCHEMA-3). Like
+  // Every parameter optional, and the call naming none is complete ("wait for all"); with no run in the
+  // session it answers with the state, which is no choice between alternatives (SCHEMA-3). Like
   // pi-subagents' bg_wait it checks its own parameters' types and lets unknown ones through, so an
-  // unknown-only call gets that state answer too (a refusal, for NAME-6; no missing alternatives).
+  // unknown-only call silently waits for all runs, the default target, and gets the answer `{}` gets:
+  // that breaks NAME-6 ("Reject unknown parameters instead of silently using a default target"); the
+  // state words in the answer make it no refusal.
   ctx.registerTool(defineTool({
     name: "WaitForRuns",
     label: "Wait for runs",
