@@ -27,6 +27,8 @@ DEFAULT_MAX_EXAMPLES = 50
 DEFAULT_TIMEOUT = 5.0
 #: A wire host's own start (its imports, a runtime it boots) is not a hang: it gets this long by default.
 DEFAULT_HOST_STARTUP_TIMEOUT = 30.0
+#: Seconds a plugin run may take by default: within a CI job's own limit, with room for its set-up.
+DEFAULT_PLUGIN_BUDGET = 600.0
 
 
 @dataclass(frozen=True)
@@ -75,6 +77,9 @@ OPTIONS: tuple[Option, ...] = (
     Option("--toolconformance-host-startup-timeout", "toolconformance_host_startup_timeout",
            "seconds a wire host may take to start and answer the hello, at least 0.1 (default: "
            f"{DEFAULT_HOST_STARTUP_TIMEOUT:g}, or --toolconformance-timeout when that is longer)", "float", "S"),
+    Option("--toolconformance-plugin-budget", "toolconformance_plugin_budget",
+           f"seconds a plugin run may take, at least 1 (default {DEFAULT_PLUGIN_BUDGET:g}); a check that starts after "
+           "they are spent is errored, not judged, and the run does not pass", "float", "S"),
     Option("--toolconformance-tool-budget", "toolconformance_tool_budget",
            "COST-2: advertised bytes a tool may cost per turn, at least 1; an overrun fails (default: report only)",
            "int", "BYTES"),
@@ -102,6 +107,7 @@ class Settings:
     seed_source: str = "default"  # default, given, random
     timeout: float = DEFAULT_TIMEOUT
     host_startup_timeout: float | None = None
+    plugin_budget: float = DEFAULT_PLUGIN_BUDGET
     tool_budget: int | None = None
     pass_env: tuple[str, ...] = ()
     allow_unconfined: bool = False
@@ -225,6 +231,7 @@ def read_settings(config: pytest.Config) -> Settings:
         seed_source=seed_source,
         timeout=number("toolconformance_timeout", float, 0.1, DEFAULT_TIMEOUT),
         host_startup_timeout=number("toolconformance_host_startup_timeout", float, 0.1, None),
+        plugin_budget=number("toolconformance_plugin_budget", float, 1, DEFAULT_PLUGIN_BUDGET),
         tool_budget=number("toolconformance_tool_budget", int, 1, None),
         pass_env=tuple(values["toolconformance_pass_env"][0] or ()),
         allow_unconfined=bool(values["toolconformance_allow_unconfined"][0]),

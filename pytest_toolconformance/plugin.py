@@ -28,6 +28,7 @@ from pytest_toolconformance.fixtures import (  # noqa: F401 - fixtures are disco
 )
 from pytest_toolconformance.host.connect import ADAPTER_KEY, check_handshake, configured_adapter
 from pytest_toolconformance.host.wire import outcomes as wire_outcomes
+from pytest_toolconformance.plugins import budget
 from pytest_toolconformance.plugins.loaders.openclaw import openclaw_header
 from pytest_toolconformance.report.hooks import register_reporting
 from pytest_toolconformance.rules import MARKER
@@ -118,6 +119,7 @@ def pytest_report_header(config: pytest.Config) -> list[str] | None:
         lines.append(f"toolconformance: {bounds.of(config).sentence(settings.timeout, 'host request')}")
     if settings.plugin_suites:
         lines.append(f"toolconformance: {bounds.of(config).sentence(settings.timeout)}")
+        lines.append(f"toolconformance: {budget.header_line(settings.plugin_budget)}")
         lines += _proc.confinement_header()
         lines += openclaw_header(config, settings.plugins)
     adapter = config.stash.get(ADAPTER_KEY, None)

@@ -8,6 +8,7 @@ import json
 import secrets
 import shutil
 import tempfile
+import time
 import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -26,6 +27,7 @@ from pytest_toolconformance.findings import (
     ToolConformanceAdvisory,
     shorten,
 )
+from pytest_toolconformance.plugins.budget import ToolTime
 from pytest_toolconformance.plugins.loaders import (
     PluginExitError,
     PluginTimeoutError,
@@ -167,8 +169,8 @@ class ToolSubject(Subject):
     def reporting(self) -> Iterator[None]:
         """How a check ends when a call did not: a case out of time is left out and the check goes on
         (:class:`CaseOutOfTime`); a check that met one and broke no rule on the others is *errored*.
-        A crashed tool is one failure, and a tool that crashed or hung on two different calls is
-        skipped by the checks after."""
+        A crashed tool is one failure, and the checks after it are skipped; a tool too slow to judge
+        (:mod:`.budget`) is errored in the checks after it."""
         try:
             yield
         except CaseOutOfTime:
@@ -194,18 +196,34 @@ class ToolSubject(Subject):
                                info.message, happened_limit=4000,
                                fix="find what ends the process (process.exit(), an uncaught error in a callback, "
                                    "a native crash) in the tool's handler and answer with a text result instead")
-        what = "hung on two different calls" if info.out_of_time else "crashed"
-        pytest.skip(f"tool {self.tool.name} is unusable: it {what} (reported in {info.nodeid})")
+        pytest.skip(f"tool {self.tool.name} is unusable: it crashed (reported in {info.nodeid})")
 
     def require_callable(self) -> Any:
         """Skip a check that must call the tool where it cannot be called (an invalid schema, a tool that
-        crashed or hung twice); the tool's parameters schema, to check it against."""
+        crashed), error one that would call a tool too slow to judge; the tool's parameters schema, to
+        check it against."""
         problem = schema_error(self.tool.schema)
         if problem is not None:
             pytest.skip(f"tool {self.tool.name}'s schema is not a valid JSON Schema ({problem}); SCHEMA-2 reports it")
         if self.tool.name in self.plugin.broken:
             self._broken()
+        times = self.plugin.times.get(self.tool.name)
+        if times is not None and times.slow is not None:
+            raise StepOutOfTime(times.errored(self.rule))
         return self.tool.schema
+
+    def _time(self) -> ToolTime:
+        return self.plugin.times.setdefault(self.tool.name, ToolTime())
+
+    def _unjudged(self, what: str) -> str | None:
+        """Why no call of the tool is made now (it is too slow to judge, the run's budget is spent), or None."""
+        times = self.plugin.times.get(self.tool.name)
+        if times is not None and times.slow is not None:
+            return times.errored(self.rule)
+        if self.run.budget.spent():
+            self.run.budget.mark_unjudged(self.request.node)
+            return self.run.budget.unjudged(self.rule, what)
+        return None
 
     def _check_broken(self) -> None:
         # One raise site for every ToolBroken, so hypothesis sees a single, stable failure.
@@ -225,12 +243,16 @@ class ToolSubject(Subject):
         :data:`~pytest_toolconformance.bounds.RETRY_FACTOR` times the bound (and the tool keeps that
         bound: it is slow here, not hung). One that runs out again is left out (:class:`CaseOutOfTime`):
         the check goes on with its other cases and ends *errored* unless one of them breaks the rule,
-        never failed for the hang; the tool's other checks go on, unless it hangs on a second,
-        different call too.
+        never failed for the hang; the tool's other checks go on, unless it is too slow to judge
+        (:mod:`.budget`: a second, different call out of time, or calls past the bound for too long),
+        or the run's budget is spent: then no call is made, and the case is left out at once.
         """
         plugin, tool = self.plugin, self.tool
         assert plugin.host is not None and tool.registration is not None
         self._check_broken()
+        unjudged = self._unjudged("this check's next call")
+        if unjudged is not None:
+            self._hang(unjudged.removeprefix(f"[{self.rule}] "))
         call_key = _answer_key(tool.name, via, arguments)
         key = call_key if session is None else None
         if key is not None and plugin.state_of == self.nodeid and key in plugin.answers:
@@ -243,17 +265,19 @@ class ToolSubject(Subject):
             self._hang(hung[hang_key])
         session = session or self.session
         scale = plugin.bound_scale.get(tool.name, 1.0)
-        record, out_of_time = self._attempt(arguments, via, session, scale)
+        record, out_of_time, seconds = self._attempt(arguments, via, session, scale)
         retried = False
         if out_of_time and scale < RETRY_FACTOR:
             plugin.bound_scale[tool.name] = scale = RETRY_FACTOR
-            record, out_of_time = self._attempt(arguments, via, session, scale)
+            record, out_of_time, again = self._attempt(arguments, via, session, scale)
+            seconds += again
             retried = True
-        if out_of_time:
-            message = self._hang_message(record, scale, retried)
+        message = self._hang_message(record, scale, retried) if out_of_time else None
+        if message is not None:
             hung[hang_key] = message
-            if len(hung) >= 2:
-                plugin.broken[tool.name] = BrokenTool(message, self.nodeid, self.rule, out_of_time=True)
+        self._time().add(seconds, plugin.bound, tool.name, plugin.name, arguments,
+                         hung_twice=message is not None and len(hung) >= 2)
+        if message is not None:
             self._hang(message)
         if isinstance(record.error, PluginExitError):
             self.plugin.broken[tool.name] = BrokenTool(str(record.error), self.nodeid, self.rule)
@@ -262,8 +286,10 @@ class ToolSubject(Subject):
             plugin.answers[key] = record
         return record
 
-    def _attempt(self, arguments: Any, via: str, session: HarnessSession, scale: float) -> tuple[CallRecord, bool]:
-        """One call at ``scale`` times the plugin's bound: its record, and whether it ran out of time."""
+    def _attempt(self, arguments: Any, via: str, session: HarnessSession,
+                 scale: float) -> tuple[CallRecord, bool, float]:
+        """One call at ``scale`` times the plugin's bound: its record, whether it ran out of time, and the
+        seconds it took (the call alone: a fresh instance's load before it is the kit's)."""
         plugin, tool = self.plugin, self.tool
         assert plugin.host is not None
         try:
@@ -278,6 +304,7 @@ class ToolSubject(Subject):
         record = CallRecord(tool.name, plugin.name, copy.deepcopy(arguments), via, workdir=str(workdir))
         attempts: list[str] = []
         timed_out = False
+        began = time.monotonic()
         try:
             with self._environment(workdir, attempts), self._bounds_scaled(scale):
                 if via == "host":
@@ -307,6 +334,7 @@ class ToolSubject(Subject):
                         pass
                     finally:
                         current_call.reset(token)
+            seconds = time.monotonic() - began
             entry = plugin.calls.pop(call_id, None) or CallEntry()
             record.result, record.error = entry.result, entry.error
             record.network = entry.network or attempts
@@ -317,7 +345,7 @@ class ToolSubject(Subject):
             raise KeyboardInterrupt(f"stopped during a call of tool {tool.name} of plugin {plugin.name}") from None
         finally:
             shutil.rmtree(workdir, ignore_errors=True)
-        return record, timed_out or isinstance(record.error, PluginTimeoutError)
+        return record, timed_out or isinstance(record.error, PluginTimeoutError), seconds
 
     @contextlib.contextmanager
     def _bounds_scaled(self, scale: float) -> Iterator[None]:

@@ -31,6 +31,7 @@ from pytest_toolconformance import _proc, bounds, options
 from pytest_toolconformance.bounds import RETRY_FACTOR, kit_setup_bound
 from pytest_toolconformance.findings import NoFreshInstance, exception_in
 from pytest_toolconformance.plugins import workers
+from pytest_toolconformance.plugins.budget import RunBudget, ToolTime
 from pytest_toolconformance.plugins.loaders import (
     LoadedPlugin,
     PluginTimeoutError,
@@ -65,12 +66,11 @@ class HostCouldNotCall(Exception):
 
 @dataclass
 class BrokenTool:
-    """A tool no later check can use: it crashed its process, or hung on two different calls."""
+    """A tool no later check can use: it crashed its process."""
 
     message: str
     nodeid: str
     rule: str
-    out_of_time: bool = False
 
 
 # -- the plugins ----------------------------------------------------------------------------------
@@ -155,6 +155,8 @@ class PluginUnderTest:
         self.hung: dict[str, dict[str, str]] = {}
         # A tool that needed its retry's longer bound once keeps it (it is slow here, not hung).
         self.bound_scale: dict[str, float] = {}
+        # How long each tool's calls ran past the bound; a tool too slow to judge is called no more.
+        self.times: dict[str, ToolTime] = {}
         self.calls: dict[str, CallEntry] = {}
         self.answers: dict[str, CallRecord] = {}  # see Subject.call
         self.attempted: dict[str, Any] = {}  # tool name -> the parameters it was registered with
@@ -417,6 +419,8 @@ class PluginRun:
         self.settings = options.of(config)
         # One plugin step's bound on this machine now (--toolconformance-timeout, stretched by the load).
         self.bound = bounds.of(config).bound(self.settings.timeout)
+        # Counted from here: the plugins load at collection, and their loads are part of the run.
+        self.budget = RunBudget(self.settings.plugin_budget)
         self._loaded: dict[int, PluginUnderTest] = {}
         self._listing: list[Any] | None = None
         self._shared = workers.shared_folder(config)

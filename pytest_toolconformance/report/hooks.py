@@ -26,6 +26,7 @@ from pytest_toolconformance._proc import confinement_summary
 from pytest_toolconformance.findings import Finding, StepOutOfTime, exception_in, finding_in
 from pytest_toolconformance.host.connect import DEFAULT_HOST
 from pytest_toolconformance.options import Settings, resolve_path
+from pytest_toolconformance.plugins.budget import UNJUDGED_PROPERTY
 from pytest_toolconformance.report import deviations as deviations_file
 from pytest_toolconformance.report.deviations import Deviations, DeviationsError, load_deviations
 from pytest_toolconformance.report.html import render_html
@@ -137,6 +138,7 @@ class ReportingPlugin:
         self.updated: str | None = None
         self.host: dict[str, Any] = {}
         self.collect_errors = 0
+        self.unjudged = 0  # plugin checks the run's budget left unjudged
         self.started = time.time()
 
     # -- where the test runs (a worker, or the only process) ------------------------------------
@@ -218,6 +220,8 @@ class ReportingPlugin:
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         if not self.is_worker:
             self.collector.add(facts_from_report(report))
+            if report.when == "call" and any(key == UNJUDGED_PROPERTY for key, _ in report.user_properties):
+                self.unjudged += 1
 
     def _incomplete(self, session: pytest.Session, exitstatus: int) -> list[str]:
         """Why the run did not finish as asked (an unfinished run never reports that it conforms)."""
@@ -230,6 +234,10 @@ class ReportingPlugin:
             # Said as the report written at the start says it: whether a closed pipe ends the run here
             # or kills it before this hook is a race, and the two must read alike.
             why.append("the run did not finish: it crashed (an internal error, e.g. its output pipe was closed)")
+        if self.unjudged:
+            why.append(f"the plugin run's budget of {self.settings.plugin_budget:g} s (--toolconformance-plugin-"
+                       f"budget) was spent: {self.unjudged} check(s) were not judged (errored), so the run did not "
+                       "finish judging")
         for stop in (session.shouldfail, session.shouldstop):
             if stop:
                 why.append(

@@ -3,11 +3,12 @@ the pytest-xdist hooks that load each plugin once per run (:mod:`pytest_toolconf
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from typing import Any
 
 import pytest
 
+from pytest_toolconformance.findings import StepOutOfTime
 from pytest_toolconformance.plugins import workers
 from pytest_toolconformance.plugins.parametrize import TARGET_ARG, CheckTarget
 from pytest_toolconformance.plugins.subject import Subject, subject_of
@@ -38,6 +39,19 @@ def toolconformance_subject(
             f"{made + recalled} call{'s' * (made + recalled != 1)} of the plugin: {made} made, "
             f"{recalled} answered with the record of the same call made earlier in this check"
         )
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> Generator[None, Any, Any]:
+    """A plugin check that starts after the run's budget is spent is errored, not judged (plugins/budget.py)."""
+    callspec = getattr(item, "callspec", None)
+    if callspec is not None and TARGET_ARG in callspec.params:
+        budget = plugin_run(item.config).budget
+        if budget.spent():
+            budget.mark_unjudged(item)
+            rules = [str(value) for key, value in item.user_properties if key == "rule"]
+            raise StepOutOfTime(budget.unjudged(rules[0] if rules else "?", "this check started"))
+    return (yield)
 
 
 @pytest.hookimpl(optionalhook=True)

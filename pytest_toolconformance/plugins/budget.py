@@ -1,0 +1,100 @@
+"""How long a plugin run may take: the run's budget, and a tool too slow to judge within it.
+
+Every run ends with a verdict in the time a CI job allows. Two things see to it:
+
+* **The run's budget** (``--toolconformance-plugin-budget``, ``options.DEFAULT_PLUGIN_BUDGET`` seconds
+  by default, printed in the header), counted from the moment the run first asks for its
+  plugins (collection, where they load). A check that starts after it is spent, and a call a check
+  would make after it, is not made: the check is *errored* saying so, never failed, and the run does
+  not pass (the report says the budget left checks unjudged).
+* **A tool too slow to judge.** Each call is bounded (``bounds.py``), and one out of time is retried
+  with a longer bound; a tool whose calls keep running past the step bound would still cost that
+  wait on every generated case of every check. So the kit keeps, per tool, the time its calls ran
+  past the bound (a call that ran out of time, with its retry, or answered late); once that reaches
+  :data:`SLOW_TOOL_BOUNDS` bounds, or two different calls ran out of time, the tool is *slow*: it is
+  called no more, and each of its checks that would call it is errored with what happened. The
+  other tools of the plugin are judged as usual.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from pytest_toolconformance.findings import shorten
+
+#: A tool whose calls ran past the plugin's step bound for this many bounds in all is too slow to judge
+#: here (at the default bound, 50 s of a run: a hang on one call and its retry cost 4 bounds).
+SLOW_TOOL_BOUNDS = 10.0
+#: The user property a check left unjudged by the run's budget carries (the report counts them).
+UNJUDGED_PROPERTY = "toolconformance_unjudged"
+_OPTION = "--toolconformance-plugin-budget"
+
+
+class RunBudget:
+    """The seconds a plugin run may take, counted from its start (``clock`` is ``time.monotonic``)."""
+
+    def __init__(self, seconds: float, clock: Callable[[], float] = time.monotonic) -> None:
+        self.seconds = float(seconds)
+        self._clock = clock
+        self.started = clock()
+
+    def spent(self) -> bool:
+        return self._clock() - self.started >= self.seconds
+
+    def mark_unjudged(self, item: Any) -> None:
+        """Mark the check ``item`` (a pytest item) as left unjudged by the budget, once."""
+        if not any(key == UNJUDGED_PROPERTY for key, _ in item.user_properties):
+            item.user_properties.append((UNJUDGED_PROPERTY, self.seconds))
+
+    def unjudged(self, rule: str, what: str) -> str:
+        """Why a check is errored: the budget was spent before ``what`` ("this check started", ...)."""
+        return (
+            f"[{rule}] the plugin run's budget of {self.seconds:g} s ({_OPTION}) was spent before {what}, so the "
+            "kit did not judge this check: errored, not failed, and the run did not finish judging. Give the run "
+            f"more time ({_OPTION}=SECONDS, ini toolconformance_plugin_budget), or see which tools are slow in the "
+            "errored checks before this one"
+        )
+
+
+def header_line(seconds: float) -> str:
+    """The report header's line for the run's budget."""
+    return (f"plugin run budget {seconds:g} s ({_OPTION}): a check that starts after it is spent is errored, not "
+            "judged, and the run does not pass; a tool whose calls keep running past the step bound is called no "
+            f"more once they have cost {SLOW_TOOL_BOUNDS:g} bounds")
+
+
+@dataclass
+class ToolTime:
+    """How long one tool's calls ran past the plugin's step bound, and why it is too slow to judge (once it is)."""
+
+    late: float = 0.0
+    calls: int = 0
+    slow: str | None = None
+
+    def add(self, seconds: float, bound: float, tool: str, plugin: str, arguments: object,
+            hung_twice: bool = False) -> None:
+        """Count one call that took ``seconds`` (its retry included); ``hung_twice``: it was the second
+        different call of the tool to run out of time, which makes the tool slow at once."""
+        if seconds > bound:
+            self.late += seconds
+            self.calls += 1
+        if self.slow is not None:
+            return
+        if hung_twice:
+            self.slow = (f"tool {tool} of plugin {plugin} ran out of time on two different calls (the second when "
+                         f"called with {shorten(arguments, 120)}, abandoned after {seconds:.0f} s), so the kit calls "
+                         "it no more")
+        elif self.late >= SLOW_TOOL_BOUNDS * bound:
+            self.slow = (
+                f"tool {tool} of plugin {plugin} is too slow to judge here: {self.calls} of its calls ran past the "
+                f"plugin step bound of {bound:g} s, for {self.late:.0f} s in all (the last took {seconds:.1f} s when "
+                f"called with {shorten(arguments, 120)}), so the kit calls it no more"
+            )
+
+    def errored(self, rule: str) -> str:
+        """Why a check of a slow tool is errored, not judged."""
+        return (f"[{rule}] {self.slow}. This check is errored, not failed: no rule is judged on calls that do not "
+                "answer within the bound. Look for retries, backoff or a blocking wait in its execute")
