@@ -38,7 +38,7 @@ from pytest_toolconformance.plugins.loaders import (
     load_plugin,
 )
 from pytest_toolconformance.plugins.readings import CallRecord
-from pytest_toolconformance.plugins.workfolders import scratch_root, seed_folder, slug
+from pytest_toolconformance.plugins.workfolders import reseed_folder, scratch_root, seed_folder, slug
 from reference_host import (
     CallTimeout,
     Host,
@@ -181,6 +181,9 @@ class PluginUnderTest:
         renew = self.state_of is not None and self.state_of != nodeid
         if self.state_of != nodeid:
             self.answers.clear()  # observations of the instance the previous check called
+        if renew:
+            # Its folder as seeded: what earlier checks' calls left there (a store, pi's agent folder) is gone.
+            reseed_folder(self.workdir)
         bridged = self.loaded.plugin if self.loaded is not None and not self.loaded.in_process else None
         load = getattr(bridged, "fresh_instance" if renew else "load_again_if_gone", None)
         if callable(load):

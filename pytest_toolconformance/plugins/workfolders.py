@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import os
 import re
+import shutil
 import stat
 import tempfile
 from pathlib import Path
@@ -35,6 +36,17 @@ def scratch_root() -> str | None:
 
 def slug(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]+", "_", text)[:40] or "plugin"
+
+
+def reseed_folder(workdir: Path) -> None:
+    """Bring a folder back to its seeded state: what earlier calls left in it (a store, pi's agent
+    folder) is gone, the seed files are as new."""
+    for entry in list(workdir.iterdir()) if workdir.is_dir() else []:
+        if entry.is_dir() and not entry.is_symlink():
+            shutil.rmtree(entry, ignore_errors=True)
+        else:
+            entry.unlink(missing_ok=True)
+    seed_folder(workdir)
 
 
 def seed_folder(workdir: Path) -> None:

@@ -11,6 +11,7 @@ Linux its own network, mount and PID namespaces, a scrubbed environment everywhe
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 import os
@@ -28,6 +29,9 @@ from pytest_toolconformance import _proc
 
 BRIDGE = Path(__file__).resolve().parent / "js" / "bridge.mjs"
 STDERR_TAIL_BYTES = 4096
+#: What :meth:`BridgeConnection.clear_state` keeps in the plugin's TMPDIR: the kit's own transpile cache
+#: (``js/bridge.mjs`` has jiti write it there), never the plugin's state.
+KIT_CACHES = frozenset({"toolconformance-jiti"})
 
 #: A request's notes (``log``, ``read``, ``tool``, ``ctx``) go to one of these, in order.
 NoteHandler = Callable[[dict[str, Any]], None]
@@ -74,6 +78,14 @@ def jsonable(value: Any) -> Any:
     if isinstance(value, Mapping):
         return dict(value)
     raise TypeError(f"{type(value).__name__} is not JSON-serializable")
+
+
+def _listing(folder: str) -> list[os.DirEntry[str]]:
+    try:
+        with os.scandir(folder) as entries:
+            return list(entries)
+    except OSError:
+        return []
 
 
 def _release(ctx_w: int | None, workspace: str) -> None:
@@ -131,6 +143,20 @@ class BridgeConnection:
                 os.close(ctx_r)
         self._closed = False
         self._finalizer = weakref.finalize(self, _release, self._ctx_w, self.workspace)
+        self.home, self.tmp = home, tmp
+
+    def clear_state(self) -> None:
+        """Empty the plugin's HOME and TMPDIR, as a new process would find them: what earlier calls kept
+        there (a store under ``~/.myext``, a cache) is gone. The kit's own caches stay."""
+        for folder in (self.home, self.tmp):
+            for entry in _listing(folder):
+                if folder == self.tmp and entry.name in KIT_CACHES:
+                    continue
+                if entry.is_dir(follow_symlinks=False):
+                    shutil.rmtree(entry.path, ignore_errors=True)
+                else:
+                    with contextlib.suppress(OSError):
+                        os.unlink(entry.path)
 
     @property
     def pid(self) -> int:

@@ -261,13 +261,15 @@ class BridgedPlugin:
 
     def fresh_instance(self) -> None:
         """Give the tools a fresh instance of the plugin, so a call sees nothing earlier calls left in
-        its module state: imported and registered again (pi's startup events run again too) in the
-        running process, as pi's own reload does. A plugin whose second instance is not like its first
-        (it fails to load, or registers other tools: a guard on ``globalThis``, say) gets a new process
-        instead, now and from then on. Raises like a load (out of time, ended, failed)."""
+        its module state, its HOME or its TMPDIR: imported and registered again (pi's startup events run
+        again too) in the running process, as pi's own reload does, its HOME and TMPDIR emptied first. A
+        plugin whose second instance is not like its first (it fails to load, or registers other tools: a
+        guard on ``globalThis``, say) gets a new process instead, now and from then on. Raises like a load
+        (out of time, ended, failed)."""
         with self._lock:
             before = list(self.tools)
             if self._fresh_in_process and self._running() and self._loaded:
+                self._connection.clear_state()  # type: ignore[union-attr]  # running, so connected
                 try:
                     self._take_load(self._request({**self._load_message(replay=True), "fresh": True},
                                                   what="loading a fresh instance of the plugin"))
@@ -519,7 +521,6 @@ class BridgedPlugin:
         return ctx.register_tool(tool, **kwargs)
 
 
-
 def _current(ctx: Any, method: str) -> Any:
     """What the host's ``ctx.<method>()`` answers now; None from a ctx that has no such reader."""
     reader = getattr(ctx, method, None)
@@ -611,7 +612,6 @@ class _CallNotes:
                 _log(self.ctx, entry["level"], entry["message"])
         elif op == "read":
             self.reads.append(str(item.get("method")))
-
 
 
 __all__ = ["BridgedPlugin", "PluginExitError", "PluginTimeoutError", "PluginToolError"]

@@ -501,6 +501,9 @@ VERDICTS = [
     # item 6: a quota kept in module state, spent by earlier checks, made SCHEMA-3 not applicable and gave
     # two false NAME-6 advisories; each check now calls an instance no other check has called.
     pytest.param(JS / "verdict_isolation", set(), set(), id="state-left-by-earlier-checks"),
+    # The same quota kept in a store under the home folder, and a history in the folder the plugin loaded
+    # in: each check starts from the same seeded home and folder.
+    pytest.param(JS / "verdict_home_store", set(), set(), id="state-left-in-the-home-folder"),
     # What the kit judged wrong or missed on third-party extensions (tests/subjects/corpus/third_party.toml):
     # a state answer is no choice (SCHEMA-3), a directory beside the file target and an optional output
     # are no scope and no primary target (NAME-2, NAME-1); an optional URL still reaches the fetch (ERR-3)
@@ -528,7 +531,7 @@ def test_real_extension_problems_are_judged_right(
     else:
         # Never skipped as unusable: the tool hung on one call only.
         assert not [o for o in run.outcomes if "is unusable" in o.message], [o.nodeid for o in run.outcomes]
-    if path.name == "verdict_isolation":
+    if path.name in ("verdict_isolation", "verdict_home_store"):
         assert {r for o in run.passed() for r in o.rules} >= {"SCHEMA-3", "NAME-6", "ERR-2"}, run.outcomes
         assert not run.advisories(), run.advisories()
     if path.stem == "verdict_status_flattened":
