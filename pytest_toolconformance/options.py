@@ -86,6 +86,10 @@ OPTIONS: tuple[Option, ...] = (
     Option("--toolconformance-pass-env", "toolconformance_pass_env",
            "environment variable NAME a plugin's processes may see; they get a scrubbed environment otherwise "
            "(repeatable)", "linelist", "NAME"),
+    Option("--toolconformance-ruleset", "toolconformance_ruleset",
+           "the frozen rule set the run gates on (a name such as 2026.12, see pytest_toolconformance/rulesets/); a "
+           "check the kit gained since is reported as new and advisory (default: latest, every rule and check)",
+           "string", "NAME"),
     Option("--toolconformance-allow-unconfined", "toolconformance_allow_unconfined",
            "check plugins even where the kit cannot confine them (no namespaces here: their code can reach the "
            "network, the disk and the job's secrets); without it that is an error in CI (CI set)", "bool"),
@@ -111,6 +115,7 @@ class Settings:
     tool_budget: int | None = None
     pass_env: tuple[str, ...] = ()
     allow_unconfined: bool = False
+    ruleset: str = "latest"
 
     @property
     def host_suites(self) -> bool:
@@ -235,6 +240,7 @@ def read_settings(config: pytest.Config) -> Settings:
         tool_budget=number("toolconformance_tool_budget", int, 1, None),
         pass_env=tuple(values["toolconformance_pass_env"][0] or ()),
         allow_unconfined=bool(values["toolconformance_allow_unconfined"][0]),
+        ruleset=(values["toolconformance_ruleset"][0] or "latest").strip(),
     )
 
 

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from pytest_toolconformance import _proc, bounds, heap, options, profile
+from pytest_toolconformance import _proc, bounds, heap, options, profile, ruleset
 from pytest_toolconformance.findings import rule_bound
 from pytest_toolconformance.fixtures import (  # noqa: F401 - fixtures are discovered by name on the plugin module
     _toolconformance_folders,
@@ -56,6 +56,7 @@ def pytest_configure(config: pytest.Config) -> None:
     if not settings.enabled:
         return  # the fixtures still get a host: configured_adapter builds it when one is first asked for
     settings = options.store(config, options.check_plugin_paths(config, settings))
+    ruleset.configure(config, settings.ruleset)
     # One calibration for the run: a busy machine stretches a host's request bound as it does a plugin's.
     calibration = bounds.configure(config)
     adapter = None

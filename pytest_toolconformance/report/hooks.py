@@ -313,6 +313,7 @@ class ReportingPlugin:
             "suites": self.settings.suites,
             "seed": self.settings.seed,
             "seed_sentence": self.settings.seed_sentence(),
+            "ruleset": self.settings.ruleset,
             **({"sandbox": self._sandbox()} if self.settings.plugin_suites else {}),
         }
 

@@ -72,6 +72,7 @@ def render_markdown(report: Mapping[str, Any]) -> str:
         f"Kit {report['kit']['name']} {report['kit']['version']}; {host_part}"
         + (f"; plugins: {', '.join(f'`{p}`' for p in report['plugins'])}" if report["plugins"] else "")
         + (f"; {run['seed_sentence']}" if run.get("seed_sentence") else "")
+        + (f"; rule set {run['ruleset']}" if run.get("ruleset") else "")
     )
     if host.get("error"):
         lines += ["", f"> host did not describe itself: {_cell(host['error'])}"]

@@ -1,0 +1,163 @@
+"""Frozen, versioned rule sets: what a run pinned with ``--toolconformance-ruleset=NAME`` gates on.
+
+A set (``rulesets/NAME.toml``, data, never edited once released) lists the rule IDs and the check ids of
+the kit when it was frozen. A run pinned to it gates only on those: a check the kit gained since (a new
+check id, or a check of a rule the set does not hold) still runs, and is reported as *new and advisory*,
+whatever it found, until the user moves the pin; so a kit upgrade cannot turn a green gate red on its
+own. ``latest`` (the default) gates on every rule and check of this kit. The run's header, its summary
+and its report (``run.ruleset``) name the set.
+
+A check id is the check's file and function (``suite_caps.py::test_external_descriptions_...``), a
+scenario case with its case (``suite_scenarios.py::test_scenario[REG-4-reg/...]``): the same for every
+plugin or host a check is parametrized with.
+"""
+
+from __future__ import annotations
+
+import importlib
+import tomllib
+from collections.abc import Generator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pytest_toolconformance.findings import ToolConformanceAdvisory, finding_in
+from pytest_toolconformance.rules import MARKER
+
+RULESETS_DIR = Path(__file__).parent / "rulesets"
+LATEST = "latest"
+#: The user property a new check carries: what it found, for the report.
+NEW_CHECK_PROPERTY = "toolconformance-new-check"
+_SCENARIO_CHECK = "test_scenario"
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    name: str
+    rules: frozenset[str]
+    checks: frozenset[str]
+
+    def holds(self, check: str, rules: list[str]) -> bool:
+        """Whether a check (its id and rules) is one this set gates on."""
+        return check in self.checks and all(rule in self.rules for rule in rules)
+
+
+def names() -> list[str]:
+    """The frozen sets this kit ships, oldest first."""
+    return sorted(path.stem for path in RULESETS_DIR.glob("*.toml"))
+
+
+def load(name: str) -> RuleSet | None:
+    """The set ``name`` (None for ``latest``); an unknown name is a usage error naming the sets there are."""
+    if name == LATEST:
+        return None
+    path = RULESETS_DIR / f"{name}.toml"
+    if not path.is_file():
+        raise pytest.UsageError(
+            f"--toolconformance-ruleset={name}: no such rule set; this kit has {', '.join(names()) or 'none'} and "
+            f"{LATEST} (every rule and check of this kit). Pin one of them, or upgrade the kit for a newer set")
+    data = tomllib.loads(path.read_text("utf-8"))
+    return RuleSet(name=name, rules=frozenset(data["rules"]), checks=frozenset(data["checks"]))
+
+
+def check_id(item: pytest.Item) -> str:
+    """A check's id as rule sets list it: its file and function, and a scenario's case."""
+    name = getattr(item, "originalname", None) or item.name
+    if name == _SCENARIO_CHECK and "[" in item.name:
+        name = item.name
+    return f"{item.path.name}::{name}"
+
+
+def current_checks() -> dict[str, list[str]]:
+    """Every check of this kit's suites (host and plugin) with its rules: what a set freezes."""
+    from pytest_toolconformance.suites.host.scenarios import load_cases
+    from pytest_toolconformance.suites.plugin import PLUGIN_SUITES_DIR
+
+    found: dict[str, list[str]] = {}
+    host_suites = Path(__file__).parent / "suites" / "host"
+    for folder, package in ((host_suites, "pytest_toolconformance.suites.host"),
+                            (PLUGIN_SUITES_DIR, "pytest_toolconformance.suites.plugin")):
+        for path in sorted(folder.glob("suite_*.py")):
+            module = importlib.import_module(f"{package}.{path.stem}")
+            for name, function in sorted(vars(module).items()):
+                if not name.startswith("test_") or not callable(function) or name == _SCENARIO_CHECK:
+                    continue
+                marks = getattr(function, "pytestmark", [])
+                rules = [rule for mark in marks if mark.name == MARKER for rule in mark.args]
+                found[f"{path.name}::{name}"] = rules
+    for case in load_cases():
+        found[f"suite_scenarios.py::{_SCENARIO_CHECK}[{case.param_id}]"] = list(case.rules)
+    return found
+
+
+class RuleSetPlugin:
+    """Applies a pinned set to a run: new checks advisory, the set named in the header and the summary."""
+
+    def __init__(self, ruleset: RuleSet | None, name: str) -> None:
+        self.ruleset = ruleset
+        self.name = name
+        self.new: dict[str, str] = {}  # check id -> what it found
+
+    def _is_new(self, item: pytest.Item) -> bool:
+        if self.ruleset is None:
+            return False
+        rules = [rule for mark in item.iter_markers(MARKER) for rule in mark.args]
+        return bool(rules) and not self.ruleset.holds(check_id(item), rules)
+
+    def pytest_report_header(self) -> str:
+        if self.ruleset is None:
+            return f"toolconformance: rule set {LATEST} (every rule and check of this kit; pin one of " \
+                   f"{', '.join(names())} with --toolconformance-ruleset)"
+        return (f"toolconformance: rule set {self.name} (pinned: {len(self.ruleset.rules)} rules, "
+                f"{len(self.ruleset.checks)} checks gate this run; a check added since is advisory)")
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtest_makereport(self, item: pytest.Item, call: pytest.CallInfo[None]) -> Generator[None, Any, Any]:
+        report = yield
+        if not self._is_new(item) or report.when != "call" and not report.failed:
+            return report
+        check = check_id(item)
+        if report.when == "call" and report.passed:
+            found = "passes"
+        elif report.skipped:
+            return report
+        else:
+            found = f"would fail: {_first_line(call, report)}"
+            item.warn(ToolConformanceAdvisory(
+                f"new check {check} (not in rule set {self.name}, advisory until you move the pin): {found}"))
+        self.new[check] = found
+        item.user_properties.append((NEW_CHECK_PROPERTY, found))
+        # Out of the gate: the check did not exist when the set was frozen.
+        report.outcome = "skipped"
+        report.longrepr = (str(item.path), None,
+                           f"new since rule set {self.name} (advisory; --toolconformance-ruleset={LATEST} gates "
+                           f"on it): {found}")
+        return report
+
+    def pytest_terminal_summary(self, terminalreporter: Any) -> None:
+        if self.ruleset is None:
+            return
+        line = f"toolconformance: rule set {self.name}: the verdict is on its rules and checks"
+        if self.new:
+            failing = sum(1 for found in self.new.values() if found != "passes")
+            line += (f"; {len(self.new)} check(s) added since are advisory ({failing} would fail): move the pin "
+                     f"(--toolconformance-ruleset={LATEST} or a newer set) to gate on them")
+        terminalreporter.write_line(line, yellow=bool(self.new))
+
+
+def _first_line(call: pytest.CallInfo[None], report: pytest.TestReport) -> str:
+    """What a new check found, in one line: its finding's first line, else its exception's."""
+    error = call.excinfo.value if call.excinfo is not None else None
+    finding = finding_in(error) if error is not None else None
+    text = finding.text() if finding is not None else str(error if error is not None else report.longrepr or "")
+    lines = [line for line in text.strip().splitlines() if line.strip()]
+    return lines[0] if lines else "it did not pass"
+
+
+def configure(config: pytest.Config, name: str) -> RuleSetPlugin:
+    """Register the run's rule-set plugin (``name`` from --toolconformance-ruleset)."""
+    plugin = RuleSetPlugin(load(name), name)
+    config.pluginmanager.register(plugin, "toolconformance-ruleset")
+    return plugin
