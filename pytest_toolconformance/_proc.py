@@ -196,7 +196,7 @@ class Confinement:
     @property
     def filesystem(self) -> str:
         if self.isolated:
-            return ("homes, /tmp, /run and the plugin's repository out of sight but for its own folder, its "
+            return ("homes, /tmp and /run out of sight but for the plugin's repository (or its own folder), its "
                     "dependencies, its interpreter and its workspace (mount namespace); read-only outside its "
                     "workspace; credential places hidden (docs/access-model.md lists them); system folders readable")
         return "not confined: the plugin can read and write wherever the kit's user can"
@@ -289,7 +289,7 @@ def plugin_confinement(in_process: bool) -> str:
         return "none but an in-process network guard: it runs in the kit's own process"
     found = confinement()
     if found.isolated:
-        return ("its own process in namespaces: no network, its folder, dependencies and workspace in sight "
+        return ("its own process in namespaces: no network, its repository, dependencies and workspace in sight "
                 "(written: its workspace only), a scrubbed environment, every process it starts ends with it")
     return (f"its own process without namespaces ({found.reason}): a scrubbed environment and process-tree "
             "tracking only")
@@ -453,9 +453,9 @@ class Sandbox:
     tmp: str
     env: Mapping[str, str] = field(default_factory=dict)
     #: What the process must see inside the masked folders (:func:`masked_places`) besides its
-    #: writable paths and its program's install folder; ``masks`` are folders masked besides them.
+    #: writable paths and its program's install folder; ``hidden``: credential places besides the homes'.
     visible: Sequence[str] = ()
-    masks: Sequence[str] = ()
+    hidden: Sequence[str] = ()
 
     def wrap(self, argv: Sequence[str]) -> list[str]:
         found = confinement()
@@ -468,15 +468,14 @@ class Sandbox:
             shutil.which("unshare") or "unshare",
             *found.namespaces,
             sys.executable,
-            "-I",
-            "-S",
-            "-c",
+            "-I", "-S", "-c",
             _INIT,
             *paths,
             "--hide",
             *secret_places(paths),
+            *(os.path.realpath(p) for p in self.hidden),
             "--mask",
-            *masked_places(self.masks),
+            *masked_places(),
             "--show",
             *dict.fromkeys(shown),
             "--",

@@ -103,14 +103,14 @@ class BridgeConnection:
 
     ``host_call_pipe`` opens the pipe on which a plugin's synchronous host calls during register
     are answered (:meth:`reply`); ``writable`` are folders it may write besides its workspace;
-    ``visible`` what it must see in the folders a plugin's mount namespace covers, ``masks`` more
-    folders to cover (``_proc.Sandbox``); ``env`` is added to its scrubbed environment; ``name``
+    ``visible`` what it must see in the folders a plugin's mount namespace covers, ``hidden`` more
+    credential places to cover (``_proc.Sandbox``); ``env`` is added to its scrubbed environment; ``name``
     names the process in messages.
     """
 
     def __init__(self, argv: Sequence[str], cwd: str | None, host_call_pipe: bool, writable: list[str], *,
                  env: Mapping[str, str] | None = None, name: str = "node", visible: Sequence[str] = (),
-                 masks: Sequence[str] = ()) -> None:
+                 hidden: Sequence[str] = ()) -> None:
         self._mark = f"\x1etcb:{secrets.token_hex(8)}@".encode("ascii")
         self._ids = 0
         # HOME and TMPDIR of the plugin: the one place (with ``writable``) it may write.
@@ -127,7 +127,7 @@ class BridgeConnection:
             env["TOOLCONF_CTX_FD"] = str(ctx_r)
             pass_fds = (ctx_r,)
         sandbox = _proc.Sandbox([self.workspace, *writable], home=home, tmp=tmp, env=env, visible=visible,
-                                masks=masks)
+                                hidden=hidden)
         try:
             self._process = _proc.LineProcess(
                 list(argv), cwd=cwd, pass_fds=pass_fds, sandbox=sandbox,

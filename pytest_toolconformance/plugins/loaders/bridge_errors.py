@@ -17,6 +17,7 @@ from typing import Any
 
 from pytest_toolconformance._proc import passed_env_names
 from pytest_toolconformance.plugins.loaders.bridge_connection import BRIDGE
+from pytest_toolconformance.plugins.loaders.repository import repository_of
 from reference_host import PluginLoadError
 
 #: What a load was doing in each of its phases, for a time-out's message.
@@ -199,11 +200,15 @@ def load_failure(entry: Path, package: Path, module_format: str, node: str | Non
             f"none of its tools were installed{stack_note(stack)}"
         )
     elif (hidden := hidden_module(message)) is not None:
+        repository = repository_of(entry)
+        seen = (f"the plugin's repository ({repository})" if repository is not None else
+                f"the plugin's package ({package}), which sits in no repository (no folder above it has .git or "
+                "declares npm or pnpm workspaces)")
         text = (
-            f"Could not load {where}: it imports {hidden}, which exists but lies outside the plugin's package "
-            f"({package}), and the kit's sandbox shows a plugin its package and what it resolves "
-            "through node_modules only (docs/access-model.md, reads). Move the module into the package, or make it "
-            "a dependency the package installs"
+            f"Could not load {where}: it imports {hidden}, which exists but lies outside {seen}, and the kit's "
+            "sandbox shows a plugin its repository (or, outside one, its package) and what it resolves through "
+            "node_modules only (docs/access-model.md, reads). Move the module into the repository, or make it a "
+            "dependency the package installs"
         )
     elif code in ("ERR_MODULE_NOT_FOUND", "MODULE_NOT_FOUND") or "Cannot find module" in message:
         text = (

@@ -59,6 +59,7 @@ from pytest_toolconformance.plugins.loaders.bridge_errors import (
     timeout_text,
     with_scrubbed_env_note,
 )
+from pytest_toolconformance.plugins.loaders.repository import repository_of, repository_secrets
 from reference_host import PluginLoadError, RegistrationError, define_tool, mark_transport_failure
 
 _POSIX = os.name == "posix"
@@ -77,11 +78,6 @@ def plugin_folder(entry: Path) -> Path:
         if folder == stop:
             break
     return entry.parent
-
-
-def repository_of(entry: Path) -> Path | None:
-    """The repository the plugin sits in (the nearest folder above it with ``.git``), or None."""
-    return next((folder for folder in entry.parents if (folder / ".git").exists()), None)
 
 
 # JS registerTool option names -> the Python ctx.register_tool keywords.
@@ -182,10 +178,10 @@ class BridgedPlugin:
         raise NotImplementedError
 
     def _visible(self) -> list[str]:
-        """What the plugin's process must see where its mount namespace covers folders (a home, /tmp,
-        the plugin's repository): the kit's bridge and the plugin's own folder; a language adds its
-        dependencies and interpreter."""
-        return [*KIT_PACKAGES, str(self.entry.parent)]
+        """What the plugin's process must see where its mount namespace covers folders (a home, /tmp):
+        the kit's bridge, the plugin's own folder and its repository (:mod:`.repository`); a language
+        adds its dependencies and interpreter."""
+        return [*KIT_PACKAGES, str(self.entry.parent), *(str(p) for p in (repository_of(self.entry),) if p)]
 
     def _bridge_env(self) -> dict[str, str]:
         """What the bridge's scrubbed environment needs besides the kit's plumbing."""
@@ -340,7 +336,7 @@ class BridgedPlugin:
         try:
             connection = BridgeConnection(argv, self.cwd, self.sync_host_calls, self.writable,
                                           env=self._bridge_env(), name=self.process, visible=self._visible(),
-                                          masks=[str(p) for p in (repository_of(self.entry),) if p is not None])
+                                          hidden=repository_secrets(self.entry))
         except OSError as exc:
             raise PluginLoadError(
                 f"{self.language} plugin {self.entry}: could not start {argv[0]!r} ({exc}); check its install",

@@ -74,17 +74,21 @@ class PythonPlugin(BridgedPlugin):
         return [self.python, str(PY_BRIDGE)]
 
     def _visible(self) -> list[str]:
-        # The interpreter's installs (a venv and the Python it is made from) and the folders it imports
-        # from, but never a folder that would show the plugin's whole repository (pytest puts its rootdir
-        # on sys.path): there the plugin's folder and the kit's packages are what it sees.
+        # The interpreter's installs (a venv and the Python it is made from) and the folders it imports from.
+        return [*super()._visible(), sys.prefix, sys.base_prefix, sys.exec_prefix, *self._python_path()]
+
+    def _python_path(self) -> list[str]:
+        # The kit's import path but a folder that holds the plugin's whole repository (pytest puts its
+        # rootdir on sys.path): the repository is in sight, read-only, yet the plugin imports from it only
+        # what its own folder reaches (on its path while it imports), as where it is installed. The first
+        # entry is the kit's own folder, which the bridge imports the kit from.
         repository = repository_of(self.entry)
-        imports = [path for path in bridge_python_path().split(os.pathsep)
-                   if repository is None or not repository.is_relative_to(Path(path).resolve())]
-        return [*super()._visible(), sys.prefix, sys.base_prefix, sys.exec_prefix, *imports]
+        return [path for index, path in enumerate(bridge_python_path().split(os.pathsep))
+                if index == 0 or repository is None or not repository.is_relative_to(Path(path).resolve())]
 
     def _bridge_env(self) -> dict[str, str]:
         # Read-only where namespaces work: no __pycache__ is written into the plugin's folder anywhere.
-        return {"PYTHONPATH": bridge_python_path(), "PYTHONDONTWRITEBYTECODE": "1", "PYTHONUTF8": "1"}
+        return {"PYTHONPATH": os.pathsep.join(self._python_path()), "PYTHONDONTWRITEBYTECODE": "1", "PYTHONUTF8": "1"}
 
     def _load_message(self, *, replay: bool) -> dict[str, Any]:
         return {**super()._load_message(replay=replay), "name": self.name}

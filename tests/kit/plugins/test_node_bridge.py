@@ -961,3 +961,106 @@ def test_a_module_the_sandbox_hides_is_said_hidden_not_missing(plugins, tmp_path
         registered(plugins(package / "index.mjs"))
     assert f"it imports {tmp_path / 'lib' / 'helper.mjs'}, which exists but lies outside the plugin's package " \
         f"({package})" in str(info.value)
+
+
+KEEPS_STATE = """
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+
+function count(file) {
+  let seen = 0;
+  try { seen = JSON.parse(fs.readFileSync(file, "utf8")).seen; } catch {}
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, JSON.stringify({ seen: seen + 1 }));
+  return seen + 1;
+}
+
+export function register(ctx) {
+  ctx.registerTool({
+    name: "Remember", label: "Remember", description: "Counts its calls in a store under HOME and TMPDIR.",
+    parameters: { type: "object", properties: {} },
+    execute: async () => ({ content: [{ type: "text", text: JSON.stringify({
+      home: count(path.join(os.homedir(), ".myext", "store.json")),
+      tmp: count(path.join(os.tmpdir(), "myext", "store.json")),
+    }) }], details: {} }),
+  });
+}
+"""
+
+
+def test_a_fresh_instance_starts_from_an_empty_home_and_tmpdir(plugins, tmp_path: Path) -> None:
+    """A tool that keeps its store under the home folder (or the temporary one) meets none of the
+    entries an earlier instance's calls left there: each instance starts as a new process would."""
+    (tmp_path / "index.mjs").write_text(KEEPS_STATE)
+    plugin = plugins(tmp_path / "index.mjs")
+    registered(plugin)
+    first = json.loads(text_of(plugin.call_raw("Remember", {})["result"]))
+    again = json.loads(text_of(plugin.call_raw("Remember", {})["result"]))
+    pid = plugin.pid
+    plugin.fresh_instance()
+    assert plugin.pid == pid, "the fresh instance is loaded in the same process"
+    fresh = json.loads(text_of(plugin.call_raw("Remember", {})["result"]))
+    assert (first, again, fresh) == ({"home": 1, "tmp": 1}, {"home": 2, "tmp": 2}, {"home": 1, "tmp": 1})
+
+
+def _monorepo(root: Path, marker: str) -> Path:
+    """A repository of two packages and a shared lib beside them, as a monorepo keeps it; the
+    extension (packages/ext) imports ../../lib/format.mjs. Returns its entry."""
+    (root / "lib").mkdir(parents=True)
+    (root / "lib" / "format.mjs").write_text('export const format = (text) => `[${text}]`;\n')
+    (root / "package.json").write_text('{"name": "monorepo", "private": true, "workspaces": ["packages/*"]}')
+    (root / "node_modules").symlink_to(NODE_MODULES)
+    (root / ".env").write_text(f"API_KEY={marker}\n")
+    for name in ("ext", "other"):
+        (root / "packages" / name).mkdir(parents=True)
+        (root / "packages" / name / "package.json").write_text(f'{{"name": "{name}", "type": "module"}}')
+    (root / "packages" / "other" / "index.mjs").write_text("export const other = 1;\n")
+    entry = root / "packages" / "ext" / "index.mjs"
+    entry.write_text(
+        'import fs from "node:fs";\nimport path from "node:path";\n'
+        'import { format } from "../../lib/format.mjs";\n'
+        "const read = (file) => { try { return fs.readFileSync(file, 'utf8'); } catch (e) { return e.code; } };\n"
+        "const write = (file) => { try { fs.writeFileSync(file, 'x'); return 'wrote'; }\n"
+        "  catch (e) { return e.code; } };\n"
+        "export function register(ctx) {\n"
+        '  ctx.registerTool({ name: "Format", label: "Format", description: "Formats what it reads.",\n'
+        '    parameters: { type: "object", properties: { file: { type: "string" }, write: { type: "string" } } },\n'
+        "    execute: async (_id, params) => ({ content: [{ type: 'text',\n"
+        "      text: format(params.write ? write(params.write) : read(params.file)) }], details: {} }) });\n"
+        "}\n"
+    )
+    return entry
+
+
+@pytest.mark.parametrize("marked", ["git", "workspaces"])
+def test_a_monorepo_extension_loads_and_sees_its_repository_read_only(
+    plugins, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, marked: str
+) -> None:
+    """An extension that imports ../../lib/ from beside its package loads, as pi loads it: its repository
+    (the folder with .git, or the npm workspace root) is in sight, read-only; the credentials of the
+    checkout (.env) and of the home it lies in (~/.ssh) stay hidden."""
+    from pytest_toolconformance import _proc
+
+    home = tmp_path / "home"
+    (home / ".ssh").mkdir(parents=True)
+    secret = "secret-" + os.urandom(6).hex()
+    (home / ".ssh" / "id_ed25519").write_text(f"key {secret}\n")
+    monkeypatch.setenv("HOME", str(home))
+    root = home / "src" / "monorepo"
+    entry = _monorepo(root, secret)
+    if marked == "git":
+        (root / ".git").mkdir()
+    plugin = plugins(entry)
+    ctx = registered(plugin)
+    assert [tool.name for tool, _ in ctx.registered] == ["Format"]
+
+    def read(path: Path) -> str:
+        return text_of(plugin.call_raw("Format", {"file": str(path)})["result"])
+
+    assert read(root / "packages" / "other" / "index.mjs") == "[export const other = 1;\n]"
+    if not _proc.confinement().isolated:
+        return  # no namespaces here: nothing is hidden, as the header says
+    assert secret not in read(home / ".ssh" / "id_ed25519") and secret not in read(root / ".env")
+    wrote = text_of(plugin.call_raw("Format", {"write": str(root / "lib" / "new.mjs")})["result"])
+    assert wrote == "[EROFS]" and not (root / "lib" / "new.mjs").exists()

@@ -471,10 +471,13 @@ HERE = Path(__file__).resolve().parent
 
 
 def read(_call_id, _params):
-    try:
-        return text_result((HERE.parent.parent / "notes.txt").read_text())
-    except OSError as error:
-        return text_result(f"failed: {error.strerror}")
+    found = []
+    for name in ("notes.txt", ".env"):
+        try:
+            found.append((HERE.parent.parent / name).read_text())
+        except OSError as error:
+            found.append(f"failed: {error.strerror}")
+    return text_result(" | ".join(found))
 
 
 def imports(_call_id, _params):
@@ -495,11 +498,13 @@ def register(ctx):
 def test_a_python_plugin_sees_its_folder_not_the_repository_on_sys_path(
     tmp_path: Path, targets: Targets, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """pytest puts its rootdir on sys.path; the plugin's process still sees only its own folder there."""
+    """pytest puts its rootdir on sys.path; the plugin's process still has only its own folder there. Its
+    repository is in sight, read-only (a plugin loads what its repository holds); its .env is not."""
     _confined_here("secret-file")
     repository = tmp_path / "repository"
     (repository / ".git").mkdir(parents=True)
-    (repository / "notes.txt").write_text(f"notes {targets.secret}\n")
+    (repository / "notes.txt").write_text("notes of the repository\n")
+    (repository / ".env").write_text(f"API_KEY={targets.secret}\n")
     (repository / "mylib.py").write_text("VALUE = 1\n")
     folder = repository / "plugins" / "reader"
     folder.mkdir(parents=True)
@@ -512,5 +517,5 @@ def test_a_python_plugin_sees_its_folder_not_the_repository_on_sys_path(
         imported = plugin.call_raw("ImportFromRepository", {})["result"]["content"][0]["text"]
     finally:
         plugin.close()
-    assert targets.secret not in read and read == "failed: No such file or directory"
+    assert targets.secret not in read and read == "notes of the repository\n | "  # .env: covered by /dev/null
     assert imported == "failed: No module named 'mylib'"

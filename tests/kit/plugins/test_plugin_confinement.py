@@ -88,3 +88,45 @@ def test_the_gate_needs_ci_and_no_allowance(monkeypatch: pytest.MonkeyPatch) -> 
     monkeypatch.setenv("CI", "1")
     assert _proc.unconfined_in_ci(allowed=True) is None
     assert "cannot be confined here" in (_proc.unconfined_in_ci(allowed=False) or "")
+
+
+MONOREPO_EXTENSION = """import { defineTool } from "@earendil-works/pi-coding-agent";
+import { Type } from "typebox";
+import { answer } from "../../lib/answer.mjs";
+
+export function register(ctx) {
+  ctx.registerTool(defineTool({
+    name: "Echo", label: "Echo", description: "Returns the supplied text.",
+    parameters: Type.Object({ value: Type.String({ description: "Text to return." }) }),
+    execute: async (_id, params) => {
+      const extra = Object.keys(params).find((key) => key !== "value");
+      if (extra) return answer(`unknown parameter ${extra}; expected value`);
+      if (typeof params.value !== "string") return answer("value must be a string");
+      return answer(params.value);
+    },
+  }));
+}
+"""
+
+
+def test_a_monorepo_extension_importing_shared_code_is_judged(pytester: pytest.Pytester, node_ready: str,
+                                                               tmp_path_factory: pytest.TempPathFactory) -> None:
+    """A two-package monorepo whose extension imports ../../lib/ (outside its package, inside its
+    repository) loads and is judged, as pi loads it: the sandbox shows the plugin its repository."""
+    from tests.kit.suites.test_plugin_suites import run_suites
+    from tests.paths import NODE_MODULES
+
+    root = tmp_path_factory.mktemp("monorepo")
+    (root / ".git").mkdir()
+    (root / "node_modules").symlink_to(NODE_MODULES)
+    (root / "lib").mkdir()
+    (root / "lib" / "answer.mjs").write_text(
+        'export const answer = (text) => ({ content: [{ type: "text", text }], details: {} });\n')
+    for name in ("ext", "other"):
+        (root / "packages" / name).mkdir(parents=True)
+        (root / "packages" / name / "package.json").write_text(f'{{"name": "{name}", "type": "module"}}')
+    (root / "packages" / "other" / "index.mjs").write_text("export const other = 1;\n")
+    (root / "packages" / "ext" / "index.mjs").write_text(MONOREPO_EXTENSION)
+    run = run_suites(pytester, root / "packages" / "ext" / "index.mjs", extra=("--toolconformance-max-examples=3",))
+    assert not run.failed() and not [o for o in run.outcomes if o.outcome == "errored"], run.describe()
+    assert {r for o in run.passed() for r in o.rules} >= {"REG-1", "REG-3", "SCHEMA-4", "ERR-2"}
