@@ -28,7 +28,7 @@ from pytest_toolconformance.rules import MARKER
 
 RULESETS_DIR = Path(__file__).parent / "rulesets"
 LATEST = "latest"
-#: The user property a new check carries: what it found, for the report.
+#: The user property a new check's report carries: "<check id>: <what it found>".
 NEW_CHECK_PROPERTY = "toolconformance-new-check"
 _SCENARIO_CHECK = "test_scenario"
 
@@ -127,14 +127,20 @@ class RuleSetPlugin:
             found = f"would fail: {_first_line(call, report)}"
             item.warn(ToolConformanceAdvisory(
                 f"new check {check} (not in rule set {self.name}, advisory until you move the pin): {found}"))
-        self.new[check] = found
-        item.user_properties.append((NEW_CHECK_PROPERTY, found))
+        # On the report too: under xdist the controller's summary counts them from the reports it is sent.
+        report.user_properties.append((NEW_CHECK_PROPERTY, f"{check}: {found}"))
         # Out of the gate: the check did not exist when the set was frozen.
         report.outcome = "skipped"
         report.longrepr = (str(item.path), None,
                            f"new since rule set {self.name} (advisory; --toolconformance-ruleset={LATEST} gates "
                            f"on it): {found}")
         return report
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        for key, value in report.user_properties:
+            if key == NEW_CHECK_PROPERTY:
+                check, _, found = str(value).partition(": ")
+                self.new[check] = found
 
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
         if self.ruleset is None:
