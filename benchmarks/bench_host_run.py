@@ -6,7 +6,7 @@ and the summed setup+call time of each suite module (from ``--durations=0``), th
 The gap between wall and session time is interpreter start and plugin loading; collection (the
 scenario files, the suites' imports) is inside the session time but in no test's duration.
 
-Target (issue 15): the median wall time at most 10 s on a quiet 2-core machine, with every mutant
+Target: the median wall time at most 10 s on a quiet 2-core machine, with every mutant
 still caught (tests/kit/suites/test_mutants.py). Say how loaded the machine was (the load average is printed
 per run) with the figures. On a shared machine the CPU time (user + sys of the pytest process and
 its children) is the comparable figure: other work on the cores stretches the wall time, not it.

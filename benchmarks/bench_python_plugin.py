@@ -1,4 +1,4 @@
-"""A Python plugin in its own confined process (issue 22) against the same plugin imported into the
+"""A Python plugin in its own confined process against the same plugin imported into the
 kit's process: what the process costs at start-up and per call, and in a whole one-plugin run.
 
 1. Start-up: ``load_plugin`` + ``register`` into a fresh reference host, median of ``--starts``.

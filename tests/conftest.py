@@ -40,7 +40,7 @@ def shared_dir() -> Path:
 
 @pytest.fixture(scope="module", params=["node", "bun"])
 def js_runtime(request: pytest.FixtureRequest) -> str:
-    """The JS runtimes a wire host of the kit's JS host kit runs on: Node.js, and Bun (issue 21, item 8)."""
+    """The JS runtimes a wire host of the kit's JS host kit runs on: Node.js, and Bun."""
     if request.param == "bun":
         if not BUN.is_file():
             pytest.skip("needs Bun: run `npm ci --prefix tests` on linux-x64 (its optional @oven/bun-linux-x64)")

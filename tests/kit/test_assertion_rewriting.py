@@ -1,4 +1,4 @@
-"""The kit's modules are not assertion-rewritten (issue 24, item 10).
+"""The kit's modules are not assertion-rewritten.
 
 pytest marks every module of a plugin's distribution for assertion rewriting; where
 PYTHONDONTWRITEBYTECODE is set it cannot cache the result and rewrites them on every run. The kit's

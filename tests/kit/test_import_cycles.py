@@ -1,4 +1,4 @@
-"""No import cycle in ``pytest_toolconformance`` or ``reference_host`` (issue 11).
+"""No import cycle in ``pytest_toolconformance`` or ``reference_host``.
 
 Every import counts: module level, inside functions and under ``if TYPE_CHECKING:``, since a late
 or type-only import that closes a cycle hides the cycle rather than removing it. Relative imports

@@ -101,7 +101,7 @@ def test_ctrl_c_during_a_plugin_call_stops_the_run(tool: str, namespaces: str, t
     print(f"{tool}/{namespaces}: the run stopped {stopped_after:.2f} s after Ctrl-C")
     assert run.returncode == pytest.ExitCode.INTERRUPTED, output[-3000:]
     assert "KeyboardInterrupt" in output
-    # It ends on what it stopped, not on a frame of Python's threading module (issue 24, item 10).
+    # It ends on what it stopped, not on a frame of Python's threading module.
     assert f"KeyboardInterrupt: stopped during a call of tool {tool} of plugin interrupt" in output, output[-3000:]
     assert "threading.py" not in output, output[-3000:]
     assert "FlakyFailure" not in output and "Flaky" not in output, output[-3000:]

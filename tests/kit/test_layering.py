@@ -1,4 +1,4 @@
-"""The kit's layers and its one public face (issue 23).
+"""The kit's layers and its one public face.
 
 - reference_host is the oracle and knows nothing of the kit: it imports no module of
   pytest_toolconformance (its wire server lives in the kit, pytest_toolconformance.host.wire);

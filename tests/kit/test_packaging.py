@@ -1,4 +1,4 @@
-"""The distribution carries what the kit needs at run time (issue 24, item 3).
+"""The distribution carries what the kit needs at run time.
 
 A wheel built from this checkout holds every JS, JSON and Markdown file of the two packages (the
 Node.js bridge and its stand-ins, the message schemas, the rule digest) and the scenarios, and its

@@ -168,7 +168,7 @@ COUNTING_PLUGIN = textwrap.dedent('''
 def test_a_check_calls_the_plugin_once_per_distinct_call(pytester: pytest.Pytester,
                                                           monkeypatch: pytest.MonkeyPatch) -> None:
     """Within a check a call is one observation (made once, recalled on Hypothesis' replays); another
-    check calls its own fresh instance of the plugin and observes again (issue 20, item 6)."""
+    check calls its own fresh instance of the plugin and observes again."""
     plugin = pytester.path / "counting.py"
     plugin.write_text(COUNTING_PLUGIN)
     log = pytester.path / "calls.log"

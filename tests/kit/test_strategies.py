@@ -144,7 +144,7 @@ def test_flat_schemas_cover_every_kind() -> None:
     kinds: set[str] = set()
 
     # A claim about what the draws cover, so the draws are the same on every run (it failed 1 run in
-    # 15 unseeded, issue 24); 200 derandomized draws cover every kind with a wide margin.
+    # 15 unseeded); 200 derandomized draws cover every kind with a wide margin.
     @settings(SETTINGS, derandomize=True, max_examples=200)
     @given(tcs.flat_schemas())
     def check(schema: dict[str, Any]) -> None:

@@ -393,7 +393,7 @@ ROWS: list[tuple[str, Setup, SandboxOp | Callable[[Path, Path], SandboxOp], Sand
     ("ACCESS-8-read-outside-roots", nothing, OP("read", "/workspace/README.md"), SandboxAccess(True, None, ("/workspace/src",)), "refused ACCESS-8"),
     ("PLANFILE-2-plan-outside-roots", nothing, W(PLAN), SandboxAccess(True, PLAN, ("/workspace/src",)), "refused PLANFILE-2"),
     ("ACCESS-8-build-parent-is-file", file("/workspace/a"), W("/workspace/a/b"), BUILD, "refused -"),
-    # --- the audit's cases (issue 14): special files at the plan path or its parent
+    # --- the audit's cases: special files at the plan path or its parent
     ("PLANFILE-2-plan-is-socket", socket_file(PLAN), W(PLAN), PLAN_TURN, "refused PLANFILE-2"),
     ("PLANFILE-2-plan-is-device", device(PLAN), W(PLAN), PLAN_TURN, "refused PLANFILE-2"),
     ("PLANFILE-2-plan-upload-onto-fifo", fifo(PLAN), UP(PLAN), PLAN_TURN, "refused PLANFILE-2"),

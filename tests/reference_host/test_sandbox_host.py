@@ -1,5 +1,5 @@
 """The reference host around its sandbox: which directory a session gets, and access read at each
-operation (issue 14, item 5): ACCESS-5, ACCESS-6, ACCESS-8, PLANFILE-1, PLANFILE-2, REG-2, CAP-1."""
+operation: ACCESS-5, ACCESS-6, ACCESS-8, PLANFILE-1, PLANFILE-2, REG-2, CAP-1."""
 
 from __future__ import annotations
 

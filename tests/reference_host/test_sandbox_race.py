@@ -189,7 +189,7 @@ def test_planfile2_exchange_race_from_another_process(tmp_path: Path) -> None:
 # The attacker holds a hard link to a file outside the root and, in a loop, renames it over the
 # target and then a fresh regular file back over it. A host that opens the target and checks its
 # link count afterwards sees 1 again once the rename-back has landed, while its fd is the outside
-# file's inode (issue 14). A host that writes a new file and renames it over the target never
+# file's inode. A host that writes a new file and renames it over the target never
 # writes an existing inode at all.
 
 HARDLINK_ROUNDS = 20_000

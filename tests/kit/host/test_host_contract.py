@@ -271,7 +271,7 @@ def test_the_contract_page_lists_every_capability_and_error_kind() -> None:
 
 def test_an_exception_out_of_an_adapter_is_errored_not_failed(pytester: pytest.Pytester) -> None:
     """docs/adapter-contract.md: "An exception out of an adapter ... is a bug in the adapter: the check
-    reports it as errored, not as a broken rule" (issue 21, item 9: it was reported failed)."""
+    reports it as errored, not as a broken rule" (it was reported failed)."""
     pytester.makepyfile(raising_adapter='''
 from pytest_toolconformance import UnsupportedHost, reference_adapter
 

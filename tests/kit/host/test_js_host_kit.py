@@ -112,7 +112,7 @@ def test_every_answer_repeats_its_seq_and_matches_its_schema(js_runtime: str, tm
 
 
 def test_a_line_separator_in_a_request_survives_the_trip(js_runtime: str, tmp_path: Path) -> None:
-    """U+2028 and U+2029 are line ends to Bun's readline; the kit writes them escaped (issue 21, item 8)."""
+    """U+2028 and U+2029 are line ends to Bun's readline; the kit writes them escaped."""
     from pytest_toolconformance.host.wire.protocol import encode
 
     session = "s\u2028one\u2029two"

@@ -618,7 +618,7 @@ export function register(ctx) {
 
 
 def test_the_fault_origin_answers_5xx_and_resets_and_nothing_else_gets_through(plugins, tmp_path: Path) -> None:
-    """Issue 20: requests to origin.toolconformance.invalid reach the kit's fault origin in the plugin's
+    """Requests to origin.toolconformance.invalid reach the kit's fault origin in the plugin's
     process (by fetch, http.get and a named import alike); every other request is refused as before."""
     plugin = plugins(write_plugin(tmp_path / "probe", FAULT_PROBE))
     probe = registered(plugin).tool("Probe")
@@ -831,7 +831,7 @@ def _counting(folder: Path, entry: str, source: str) -> Path:
 
 @pytest.mark.parametrize("form", ["esm", "ts"])
 def test_a_fresh_instance_starts_from_the_plugins_initial_state(plugins, tmp_path: Path, form: str) -> None:
-    """Issue 20, item 6: module state (here a counter; in a TS plugin, kept in a sibling module) is the
+    """Module state (here a counter; in a TS plugin, kept in a sibling module) is the
     plugin's initial state again in a fresh instance, in the same process, with the same handles."""
     if form == "ts":
         entry = _counting(tmp_path / "ts", "index.ts", COUNTER_TS)
@@ -917,7 +917,7 @@ def test_a_checks_call_after_the_process_ended_finds_the_plugin_loaded(tmp_path:
 
 
 def test_a_load_out_of_time_twice_says_both_tries_in_one_sentence(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Issue 24, item 7: the errored load names the bound of the try that ran out last and says it was
+    """The errored load names the bound of the try that ran out last and says it was
     the second, with longer bounds (it said 'within 90 s' and then 'retried with 15 s', the step bound,
     with no full stop between the two)."""
     from pytest_toolconformance.plugins import under_test

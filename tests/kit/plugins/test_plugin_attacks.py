@@ -79,7 +79,7 @@ ROUTES: dict[str, str] = {
     "SetsidEnvlessChild": "process",
 }
 
-# The Python plugin's routes (every route issue 22 found open while Python plugins ran in the kit's process).
+# The Python plugin's routes (every route found open while Python plugins ran in the kit's process).
 PYTHON_ROUTES: dict[str, str] = {
     "SocketConnect": "network",
     "CtypesConnect": "network-child",

@@ -1,5 +1,5 @@
 """What a run says about confinement: per plugin in the summary and the report, and in CI an
-unconfined run is an error unless it is allowed (issue 22)."""
+unconfined run is an error unless it is allowed."""
 
 from __future__ import annotations
 

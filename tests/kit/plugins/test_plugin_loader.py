@@ -102,7 +102,7 @@ def test_python_folder_with_manifest_imports_siblings_without_polluting_sys_path
 
 
 def test_a_fresh_python_instance_imports_the_plugins_modules_anew(tmp_path: Path) -> None:
-    """Issue 20, item 6: a bridged Python plugin's fresh instance (each check gets one) starts from its
+    """A bridged Python plugin's fresh instance (each check gets one) starts from its
     initial module state, kept here in a sibling module, in the same process."""
     (tmp_path / "counter.py").write_text("calls = 0\n\ndef next_call():\n    global calls\n    calls += 1\n"
                                          "    return calls\n")

@@ -1,4 +1,4 @@
-"""pi extensions in pi's own style (tests/subjects/plugins/pi/), one per problem class of issue 12, judged by hand.
+"""pi extensions in pi's own style (tests/subjects/plugins/pi/), one per problem class real extensions showed, judged by hand.
 
 Each ran wrong before: a load failure the kit caused, a false failure from a bare execution
 context, a refusal called a success, a rule failed with nothing to act on, a verdict that flipped,
@@ -17,7 +17,7 @@ PI = PLUGINS / "pi"
 
 # plugin folder -> (the name the kit gives it, the rules that must fail; every other rule must not)
 VERDICTS: dict[str, tuple[str, set[str]]] = {
-    # SCHEMA-4 since issue 20: it answers a non-number limit exactly as the call without one.
+    # SCHEMA-4: it answers a non-number limit exactly as the call without one.
     "uses_pi_helpers": ("uses_pi_helpers", {"NAME-1", "SCHEMA-4"}),
     "session_state": ("session_state", set()),
     "refuses_plainly": ("refuses_plainly", set()),
@@ -30,7 +30,7 @@ VERDICTS: dict[str, tuple[str, set[str]]] = {
 
 
 def test_each_problem_class_is_judged_right(pytester: pytest.Pytester, node_ready: str) -> None:
-    # The kit's default bound (no bound below it in a test: issue 24): heavy_import's 6 s of module
+    # The kit's default bound (no bound below it in a test): heavy_import's 6 s of module
     # loading, longer than the default 5 s register bound at idle, must not count against register.
     # root_union is given by its entry, src/index.ts: the kit names it after its package, not "src".
     targets = [PI / name / "src" / "index.ts" if name == "root_union" else PI / name for name in VERDICTS]

@@ -211,7 +211,7 @@ def test_deviation_is_visible_in_junitxml(pytester: pytest.Pytester) -> None:
     assert '<property name="toolconformance-deviation" value="rule = &quot;CAP-1&quot;"' in text
 
 
-# -- entries that name their checks (issue 21, item 10) ----------------------------------------------
+# -- entries that name their checks ----------------------------------------------
 #: What the CAP-1 mutant fails: the property, and every scenario case of a description over the cap.
 CAP1_PROPERTY = "test_external_descriptions_are_cut_at_1000_bytes_on_a_character_boundary"
 CAP1_SCENARIOS = "test_scenario"

@@ -379,7 +379,7 @@ def test_report_path_from_ini_is_relative_to_the_ini_file(pytester: pytest.Pytes
 
 
 def test_the_verdict_line_says_how_much_was_checked() -> None:
-    """Issue 24, item 9: a host that declares 2 of 16 capabilities must not read "conforms" alone."""
+    """A host that declares 2 of 16 capabilities must not read "conforms" alone."""
     from pytest_toolconformance.report.model import RULE_STATUSES, verdict_line
 
     def report(ok: bool, why: list[str], **counts: int) -> dict[str, Any]:

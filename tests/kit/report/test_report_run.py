@@ -296,7 +296,7 @@ def test_a_run_whose_output_pipe_closed_leaves_a_report_that_says_so(pytester: p
     (("--toolconformance", "--toolconformance-suites=some"),
      "--toolconformance-suites='some' must be one of host, plugin, all"),
     (("--toolconformance", "--toolconformance-suites=plugin"), "*needs a plugin to check*"),
-    # Issue 24, item 8: a host in a plugin-only run is refused with why, not named in the header and ignored.
+    # A host in a plugin-only run is refused with why, not named in the header and ignored.
     (("--toolconformance-plugin=.", "--toolconformance-host=nosuch:factory"),
      "--toolconformance-host=nosuch:factory is not used by a plugin-only run: *--toolconformance-suites=all*"),
 ])
@@ -388,7 +388,7 @@ def test_the_rerun_line_reproduces_exactly_that_finding(pytester: pytest.Pyteste
 
 
 def test_host_findings_are_short_and_rerun_exactly_their_case(pytester: pytest.Pytester) -> None:
-    """Issue 24, item 6: a scenario's finding shows what differs and where the case is, not the whole
+    """A scenario's finding shows what differs and where the case is, not the whole
     answer and the whole case (lines of 3,000 characters), and its rerun line reruns that case alone."""
     host = "--toolconformance-host=tests.subjects.mutants.reg_4_details_in_model_result:factory"
     result = pytester.runpytest_inprocess("--toolconformance", host, "-k", "REG-4 and test_scenario", "-p",
@@ -427,7 +427,7 @@ def test_a_wire_hosts_rerun_line_pastes_into_a_shell_and_names_no_kit_path(pytes
 
 
 def test_an_attack_rows_finding_reproduces_with_what_the_host_was_given(pytester: pytest.Pytester) -> None:
-    """Issue 24, item 6: an attack row's reproduction is the plan file, the route and the operation;
+    """An attack row's reproduction is the plan file, the route and the operation;
     the row's title and expectation are the finding's first line already, not repeated beside them."""
     host = "--toolconformance-host=tests.subjects.mutants.planfile_2_paths_normalized:factory"
     result = pytester.runpytest_inprocess("--toolconformance", host, "-k", "test_plan_file_attack and dot-segment",

@@ -272,7 +272,7 @@ def test_advisories_survive_warnings_as_errors(pytester: pytest.Pytester, node_r
 def test_junitxml_under_warnings_as_errors_leaves_a_correct_plugin_green(
     pytester: pytest.Pytester, node_ready: str, family: str
 ) -> None:
-    """Issue 24, item 2: docs/ci.md's recipe (--junitxml) with filterwarnings = error, under every junit
+    """Docs/ci.md's recipe (--junitxml) with filterwarnings = error, under every junit
     family: the kit itself triggers no warning (COST-2 recorded its bytes through record_property,
     which warns under xunit2, pytest's default)."""
     report = pytester.path / f"junit-{family}.xml"
@@ -308,7 +308,7 @@ def test_terminal_summary_lists_plugins_bytes_and_advisories(pytester: pytest.Py
             "[[]GRANT-2[]] advisory_grant_2/ResetCounters: refuses callers*",
         ]
     )
-    # Told once (issue 24, item 10): the kit's section, not pytest's warnings summary as well.
+    # Told once: the kit's section, not pytest's warnings summary as well.
     assert result.stdout.str().count("refuses callers") == 1, result.stdout.str()
     assert "ToolConformanceAdvisory" not in result.stdout.str()
 
@@ -428,7 +428,7 @@ export default function (pi) {
 def test_the_kits_own_set_up_is_not_the_plugins_time(
     pytester: pytest.Pytester, node_ready: str, tmp_path: Path
 ) -> None:
-    """Issue 20, item 1: pi's runtime, which the kit builds each call's context from, takes longer to
+    """Pi's runtime, which the kit builds each call's context from, takes longer to
     import than a plugin step's bound (as a real pi does on a busy machine); the extension is correct
     and is judged so: the import happens in the kit's own phase, before the plugin's clock starts."""
     folder = tmp_path / "slow_pi_runtime"
@@ -472,7 +472,7 @@ export function register(ctx) {
 
 def test_a_check_without_a_fresh_instance_is_errored(pytester: pytest.Pytester, node_ready: str,
                                                      tmp_path: Path) -> None:
-    """Issue 20, item 6: a plugin whose second instance does not load has its first check judged; every
+    """A plugin whose second instance does not load has its first check judged; every
     later check that would call it is errored, saying why, and no rule fails for it."""
     folder = tmp_path / "once_per_workspace"
     folder.mkdir()
@@ -487,7 +487,7 @@ def test_a_check_without_a_fresh_instance_is_errored(pytester: pytest.Pytester, 
     assert len(run.passed()) >= 1, "the first check calls the instance loaded for the run"
 
 
-# Issue 20: one plugin per problem the kit had with real extensions, each judged right now.
+# One plugin per problem the kit had with real extensions, each judged right now.
 VERDICTS = [
     # item 2: a hang is errored where it is met, and the tool's other checks still find the real failure.
     pytest.param(JS / "verdict_hangs_on_one_call", {"ERR-2"}, {"REG-3"}, id="hang-errored-other-checks-run"),

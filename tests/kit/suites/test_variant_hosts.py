@@ -2,7 +2,7 @@
 open (tests/subjects/hosts/): the host suites leave every one of them green.
 
 Each is the reference host with one such choice changed, so a check that goes red on one reads the
-seed further than its sentence (issue 21: every real host got the same false findings)."""
+seed further than its sentence (every real host got the same false findings)."""
 
 from __future__ import annotations
 

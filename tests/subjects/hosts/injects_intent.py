@@ -2,7 +2,7 @@
 as some real hosts do to learn why the model calls a tool. It caps nothing: its internal tools keep
 every property and required name they were registered with, and external schemas are left as
 registered (adding to those is REASON-3's "never reconstructed", see the mutant
-``reason_3_external_gains_intent``). Before issue 21 (item 5) CAP-3 read the addition as a cap."""
+``reason_3_external_gains_intent``). CAP-3 once read the addition as a cap."""
 
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 tool name replaces the earlier one, whose metadata goes with it. It declares the policy in info().
 
 The seed says a collision's rejected registration contributes nothing, not which one is rejected, so
-this host conforms: before issue 21 (item 4) EXT-3 failed on it for that alone."""
+this host conforms: EXT-3 once failed on it for that alone."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """REASON-3 broken, and no cap: every external schema gains a required field of the host's own
 (``intent``) while keeping all it was registered with. RULES.md reads "never reconstructed" as
-"advertised byte-identical"; CAP-2 must not read the addition as a cap (issue 21, item 5)."""
+"advertised byte-identical"; CAP-2 must not read the addition as a cap."""
 
 from __future__ import annotations
 

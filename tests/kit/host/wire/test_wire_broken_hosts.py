@@ -67,7 +67,7 @@ def test_broken_host_is_reported_as_errored(host: str, pytester: pytest.Pytester
     if host in ("hang_host", "crash_host", "wrong_seq_host", "invalid_json_host"):
         # The stream could not be trusted, so the host was restarted until the kit gave up on it.
         assert any("the kit gave up on it" in _text(r) for r in errored), host
-        # Issue 24, item 1: the fault in full once; every check after it one line, not a traceback each.
+        # The fault in full once; every check after it one line, not a traceback each.
         after = [r for r in errored if _text(r).startswith("not run: wire host")]
         assert after and all("\n" not in _text(r) for r in after), host
         # Stderr only with the faults met before giving up and at the first check given up in; never after.
@@ -109,7 +109,7 @@ def test_a_stray_line_after_the_handshake_is_one_paragraph_and_a_count(pytester:
 ])
 def test_a_host_that_fails_its_handshake_is_one_paragraph_and_exit_4(pytester: pytest.Pytester, command: list[str],
                                                                      says: str) -> None:
-    """Issue 24, item 1: no check can run, so none is reported (it was 726 errors and 1.8 MB of output)."""
+    """No check can run, so none is reported (it was 726 errors and 1.8 MB of output)."""
     result = pytester.runpytest("--toolconformance", f"--toolconformance-host=exec:{shlex.join(command)}",
                                 f"--toolconformance-timeout={TIMEOUT:g}", "--toolconformance-host-startup-timeout=2",
                                 "-p", "no:cacheprovider")
@@ -122,7 +122,7 @@ def test_a_host_that_fails_its_handshake_is_one_paragraph_and_exit_4(pytester: p
 
 def test_a_host_that_starts_slower_than_a_request_may_take_is_checked(pytester: pytest.Pytester,
                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
-    """Issue 21, item 6: a host's start (a 6 s import, say) has a bound of its own, so the request
+    """A host's start (a 6 s import, say) has a bound of its own, so the request
     timeout for hangs (the default 5 s here) does not turn a slow start into a failed handshake."""
     slow = pytester.path / "slow_start.py"
     slow.write_text("import runpy, time\ntime.sleep(6)\n"

@@ -408,7 +408,7 @@ def test_protocol_faults_are_errors_and_broken_rules_are_failures(pytester: pyte
 
 
 def test_line_separators_in_a_tools_text_survive_the_trip(reference: WireHostAdapter) -> None:
-    """Issue 21, item 8: the kit writes U+2028 and U+2029 escaped (JSON allows it), so a reader that
+    """The kit writes U+2028 and U+2029 escaped (JSON allows it), so a reader that
     splits lines at them (Bun's readline) still gets one request a line; the text arrives intact."""
     text = "first\u2028second\u2029third"
     reference.reset()
@@ -421,7 +421,7 @@ def test_line_separators_in_a_tools_text_survive_the_trip(reference: WireHostAda
 
 
 def test_a_request_is_given_time_for_the_catalog_the_host_holds(reference: WireHostAdapter) -> None:
-    """Issue 21, item 6: one deadline served a one-tool call and a 3,000-tool composition alike
+    """One deadline served a one-tool call and a 3,000-tool composition alike
     (COST-1 errored at 20 s, passed at 60 s). A request now gets one timeout per 100 tools held."""
     from pytest_toolconformance.host.wire.client import TOOLS_PER_TIMEOUT
 

@@ -1,5 +1,5 @@
 """A host in another language: the JS host kit's framing in tests/subjects/wire_hosts/minimal_host.mjs,
-on Node.js and on Bun (issue 21, item 8).
+on Node.js and on Bun.
 
 It declares no capabilities, so every check must skip with the capability it needs named in the
 reason: none may pass without having checked anything, and none may fail or error.

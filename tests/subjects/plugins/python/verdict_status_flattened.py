@@ -1,4 +1,4 @@
-"""Issue 20, item 5, in Python: fetch tools that let a refused request raise (``urlopen`` raises it), so
+"""In Python: fetch tools that let a refused request raise (``urlopen`` raises it), so
 a refused connection shows nothing wrong. FetchStatus answers an origin's 5xx (``HTTPError``) as text,
 which ERR-3 forbids ("an origin answering 5xx ... is thrown"); only a request that reaches an origin shows
 it, the kit's fault origin. FetchStatusTagged raises the 5xx tagged with mark_transport_failure."""

@@ -1,6 +1,6 @@
 // Breaks SCHEMA-4 without a word of evidence the old reading knew: it refuses unknown parameters, but
 // never checks a type, and answers a call that breaks the schema exactly as it answers a valid one
-// (Status) or with an empty result (Lookup). Issue 20, item 4: both were only advised before.
+// (Status) or with an empty result (Lookup); both were only advised before.
 import { defineTool } from "@earendil-works/pi-coding-agent";
 import { Type } from "typebox";
 import { result } from "../_lib/check.mjs";

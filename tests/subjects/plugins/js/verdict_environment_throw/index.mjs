@@ -1,4 +1,4 @@
-// Issue 20, item 3: correct tools that need what the kit's machine does not have. Each refuses bad
+// Correct tools that need what the kit's machine does not have. Each refuses bad
 // arguments with text and throws a host or configuration fault on a valid call, as the seed says to:
 // a program missing from PATH (a real spawn, real ENOENT) and a missing API key. Neither is ERR-2's.
 import { execFile } from "node:child_process";

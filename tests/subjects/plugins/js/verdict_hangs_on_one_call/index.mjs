@@ -1,4 +1,4 @@
-// Issue 20, item 2: a tool that never answers one call (its simplest, ms = 1) and throws for a bad
+// A tool that never answers one call (its simplest, ms = 1) and throws for a bad
 // argument. The hang is errored with its phase, and the throw is still seen: ERR-2 fails.
 import { defineTool } from "@earendil-works/pi-coding-agent";
 import { Type } from "typebox";

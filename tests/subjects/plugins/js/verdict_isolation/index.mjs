@@ -1,4 +1,4 @@
-// Issue 20, item 6: a correct tool that keeps state between calls, as real ones do (a session store,
+// A correct tool that keeps state between calls, as real ones do (a session store,
 // a counter, an API quota). Its quota lives in the module, so the kit's earlier checks used it up and a
 // later check met "quota used up" where it expected a refusal naming the alternatives (a false
 // SCHEMA-3), unless each check calls an instance of the plugin that no earlier check has called.

@@ -1,4 +1,4 @@
-// Issue 20, item 7: correct tools that readings wider than the seed's words failed. SetScope's
+// Correct tools that readings wider than the seed's words failed. SetScope's
 // `scope` is one of three words, no path (NAME-2 is about paths); GoalNote's optional parameters are
 // no choice between alternatives (SCHEMA-3), and its plain refusal "No active goal. Use create_goal
 // first." is a refusal.

@@ -1,4 +1,4 @@
-// Issue 20, item 5: fetch tools that let a refused request throw (fetch throws for it), so a refused
+// Fetch tools that let a refused request throw (fetch throws for it), so a refused
 // connection shows nothing wrong. FetchStatus answers an origin's 5xx as text, which ERR-3 forbids
 // ("an origin answering 5xx ... is thrown"): only a request that reaches an origin shows it, the kit's
 // fault origin. FetchStatusTagged throws the 5xx tagged with markTransportFailure (ERR-3, ERR-4).

@@ -1,4 +1,4 @@
-// Issue 20: what the kit judged wrong or missed on extensions other people published (pi-subagents,
+// What the kit judged wrong or missed on extensions other people published (pi-subagents,
 // pi-markdown-preview, pi-web-access), one tool each, in the same shapes. Two tools break a rule; three
 // are correct and must be left alone.
 import { defineTool } from "@earendil-works/pi-coding-agent";

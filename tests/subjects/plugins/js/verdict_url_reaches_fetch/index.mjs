@@ -1,4 +1,4 @@
-// Issue 20, item 5: a fetch tool whose url must be a URL before it makes a request. It answers a
+// A fetch tool whose url must be a URL before it makes a request. It answers a
 // failed request as text, which ERR-3 forbids ("every transport and host fault ... is thrown"), but
 // the kit saw it only once it gave `url` a URL: a plain string ("hello") is refused before any request.
 import { defineTool } from "@earendil-works/pi-coding-agent";
