@@ -216,6 +216,11 @@ def load_failure(entry: Path, package: Path, module_format: str, node: str | Non
             "missing package where the plugin can resolve it (npm install in the plugin folder) "
             "or fix the import specifier"
         )
+    elif name == "SyntaxError" and _from_json_parse(message, stack):
+        # The module's code ran: JSON.parse threw on text it was given, the source itself parsed.
+        text = (f"Could not load {where}: importing it threw {js} from JSON.parse: its top-level code parsed text "
+                f"that is not JSON (a file or a variable it reads). Fix that text, or the code that reads it"
+                f"{stack_note(stack)}")
     elif name == "SyntaxError":
         location = syntax_location(entry, node, timeout) if module_format != "ts" and node else ""
         text = (
@@ -264,6 +269,11 @@ def with_scrubbed_env_note(failure: PluginLoadError, error: Mapping[str, Any]) -
     if stderr is not None:  # the tail's label ends the first line: the note goes before it
         first, rest, newline = first[:stderr.start()], first[stderr.start():] + newline + rest, ""
     return PluginLoadError(first + note + newline + rest, subject=failure.subject)
+
+
+def _from_json_parse(message: str, stack: str) -> bool:
+    """Whether a SyntaxError is JSON.parse's (thrown by running code), not the source's own."""
+    return "at JSON.parse" in stack or bool(re.search(r"\bin JSON at position\b|is not valid JSON", message))
 
 
 def syntax_location(entry: Path, node: str, timeout: float) -> str:

@@ -465,6 +465,17 @@ def test_syntax_error_and_missing_module_name_the_entry(plugins, tmp_path: Path)
     assert str(missing) in message and "no-such-package-anywhere" in message and "npm install" in message
 
 
+def test_json_parse_at_import_is_told_as_the_codes_throw_not_a_syntax_error(plugins, tmp_path: Path) -> None:
+    entry = write_plugin(tmp_path / "reads_config",
+                         "const config = JSON.parse('{\"name\": \"notes\", }');\nexport function register() {}\n")
+    with pytest.raises(PluginLoadError) as info:
+        registered(plugins(entry))
+    message = str(info.value)
+    assert "Fix the syntax error" not in message
+    assert "from JSON.parse: its top-level code parsed text that is not JSON" in message
+    assert f"{entry.as_uri()}:1:" in message  # where the code called it
+
+
 def test_top_level_throw_includes_node_stderr(plugins, tmp_path: Path) -> None:
     entry = write_plugin(
         tmp_path / "toplevel",
