@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from html import escape
 from typing import Any
 
-from pytest_toolconformance.report.markdown import ORDER, verdict
+from pytest_toolconformance.report.markdown import ORDER, plugin_names, verdict
 from pytest_toolconformance.rules import all_rules, anchor
 
 #: Status colours; "failed" is a saturated red so a failure is unmistakable at a glance (and in a screenshot).
@@ -178,7 +178,7 @@ def render_html(report: Mapping[str, Any]) -> str:
     subject = (
         (host.get("name") or host["spec"]) + (f" {host['version']}" if host.get("version") else "")
         if checked_host
-        else ", ".join(report["plugins"])
+        else f"{', '.join(plugin_names(report))} ({', '.join(report['plugins'])})"
     )
     title = f"Tool conformance: {subject}"
     worst = next((s for s in ORDER[:3] if summary.get(s)), "failed")

@@ -47,13 +47,20 @@ def _rule_details(rule: Mapping[str, Any]) -> list[str]:
     return lines + [""]
 
 
+def plugin_names(report: Mapping[str, Any]) -> list[str]:
+    """The names of the plugins a report checked (a title says `notes`, not the path `.`); their
+    paths where no check named one (a plugin that could not be listed)."""
+    named = {test["plugin"] for rule in report["rules"] for test in rule.get("tests", []) if test.get("plugin")}
+    return sorted(named) or list(report["plugins"])
+
+
 def render_markdown(report: Mapping[str, Any]) -> str:
     host = report["host"]
     summary = report["summary"]
     mark = "✅" if report["ok"] else "❌"
     counts = ", ".join(f"{ICON[s]} {summary[s]} {s}" for s in ORDER if summary.get(s))
     subject = (
-        ", ".join(f"`{p}`" for p in report["plugins"])
+        ", ".join(plugin_names(report)) + " (" + ", ".join(f"`{p}`" for p in report["plugins"]) + ")"
         if host.get("checked") is False
         else (host.get("name") or host["spec"]) + (f" {host['version']}" if host.get("version") else "")
     )

@@ -372,6 +372,16 @@ def test_deviations_update_writes_failures_and_drops_stale_entries(pytester: pyt
 
 # -- the rerun line reproduces the finding -----------------------------------------------------------------
 
+def test_a_plugin_reports_title_is_the_plugins_name_beside_its_path(pytester: pytest.Pytester, node_ready: str) -> None:
+    plugin = PLUGINS / "js" / "conforming"
+    report = pytester.path / "out" / "report.json"
+    pytester.runpytest_inprocess(f"--toolconformance-plugin={plugin}", f"--toolconformance-report={report}",
+                                 "--toolconformance-max-examples=5", *QUIET)
+    markdown = report.with_suffix(".md").read_text("utf-8")
+    assert markdown.splitlines()[0] == f"## Tool conformance: conforming (`{plugin}`)"
+    assert f"<title>Tool conformance: conforming ({plugin})</title>" in report.with_suffix(".html").read_text("utf-8")
+
+
 def test_the_rerun_line_reproduces_exactly_that_finding(pytester: pytest.Pytester, node_ready: str) -> None:
     plugin = PLUGINS / "js" / "broken_schema_4"
     first = pytester.inline_run(f"--toolconformance-plugin={plugin}", "--toolconformance-seed=random",
