@@ -76,6 +76,23 @@ class ContractProblem:
     where: str
 
 
+def optional_mismatches(manifest: OpenClawManifest, registrations: Sequence[OpenClawRegistration]) -> list[str]:
+    """Tools registered ``optional`` that ``toolMetadata.<tool>.optional`` does not mark, or the other way round:
+    OpenClaw decides from the manifest alone which plugins to load for a turn
+    (dist/tools-CvXdkvXK.mjs:257), so the two disagree on whether the tool is offered without an allow-list."""
+    notes = []
+    for registration in registrations:
+        tool = registration.tool
+        if tool is None or (tool in manifest.optional_tools) == registration.optional:
+            continue
+        said = "registers it with optional: true" if registration.optional else "registers it as required"
+        marked = "does not mark it optional" if registration.optional else "marks it optional"
+        notes.append(f"tool {tool!r}: the plugin {said}, but openclaw.plugin.json's toolMetadata {marked}; "
+                     f"set \"toolMetadata\": {{\"{tool}\": {{\"optional\": {str(registration.optional).lower()}}}}} "
+                     "to match (openclaw plugins build writes it)")
+    return notes
+
+
 def refusal_sentence(problems: Sequence[ContractProblem]) -> str:
     """The problems in as few sentences as OpenClaw has words for them: the tools refused for the same
     words named together (a manifest without contracts.tools refuses every tool alike)."""
@@ -303,6 +320,7 @@ __all__ = [
     "OpenClawRegistration",
     "contract_problems",
     "openclaw_header",
+    "optional_mismatches",
     "extension_entries",
     "is_openclaw_plugin",
     "locate",

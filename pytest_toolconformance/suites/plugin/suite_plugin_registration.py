@@ -10,7 +10,12 @@ from __future__ import annotations
 import pytest
 
 from pytest_toolconformance.findings import StepOutOfTime
-from pytest_toolconformance.plugins.loaders.openclaw import OpenClawPlugin, contract_problems, refusal_sentence
+from pytest_toolconformance.plugins.loaders.openclaw import (
+    OpenClawPlugin,
+    contract_problems,
+    optional_mismatches,
+    refusal_sentence,
+)
 from pytest_toolconformance.plugins.parametrize import for_each_plugin, for_each_tool, generate_tests
 from pytest_toolconformance.plugins.static import kind_notes, schema_error
 from pytest_toolconformance.plugins.subject import Subject, ToolSubject
@@ -111,7 +116,10 @@ def test_manifest_audit(toolconformance_subject: Subject) -> None:
     assert plugin.report is not None and plugin.loaded is not None
     if isinstance(plugin.loaded.plugin, OpenClawPlugin):
         # OpenClaw's manifest is no audit: it refuses a tool its contracts.tools does not declare.
-        problems = contract_problems(plugin.loaded.plugin.manifest, plugin.loaded.plugin.registrations)
+        manifest, registrations = plugin.loaded.plugin.manifest, plugin.loaded.plugin.registrations
+        for note in optional_mismatches(manifest, registrations):
+            subject.advise(note)
+        problems = contract_problems(manifest, registrations)
         if problems:
             raise subject.finding(
                 "every registered tool declared in openclaw.plugin.json's contracts.tools, as OpenClaw requires",

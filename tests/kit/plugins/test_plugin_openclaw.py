@@ -39,6 +39,7 @@ VERDICTS: dict[str, tuple[str, set[str]]] = {
     "async_register": ("async-register", {"REG-1"}),
     "no_label": ("no-label", {"REG-2"}),
     "old_sdk_import": ("old-sdk-import", {"REG-1"}),
+    "optional_unmarked": ("optional-unmarked", set()),
 }
 
 
@@ -65,6 +66,9 @@ def test_each_entry_shape_is_judged_as_written(pytester: pytest.Pytester, opencl
     assert '"plugin register must be synchronous"' in refused.message
     unlabelled = [o for o in run.failed("no-label") if "REG-2" in o.rules]
     assert [o.tool for o in unlabelled] == ["unlabelled"] and "label is None" in unlabelled[0].message
+    assert any(a.startswith("[MANIFEST-3] optional-unmarked: tool 'echo_text': the plugin registers it with "
+                            "optional: true, but openclaw.plugin.json's toolMetadata does not mark it optional")
+               for a in run.advisories()), run.advisories()
     old = next(o for o in run.failed("old-sdk-import") if "REG-1" in o.rules)
     assert ("imports openclaw/plugin-sdk, which the openclaw it resolves (openclaw@2026.9.6) does not export"
             in " ".join(old.message.split())), old.message
