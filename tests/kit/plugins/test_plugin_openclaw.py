@@ -6,6 +6,7 @@ refuses them. Their openclaw (the plugin SDK they import) and Node.js 24 come fr
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -16,7 +17,7 @@ from pytest_toolconformance.plugins.loaders.openclaw import (
     OpenClawRegistration,
     contract_problems,
 )
-from reference_host import Host
+from reference_host import Host, PluginLoadError
 from tests.kit.suites.test_plugin_suites import run_suites
 from tests.paths import PLUGINS
 
@@ -99,6 +100,21 @@ def test_a_factory_gets_the_turns_trusted_context(tmp_path: Path, openclaw_node:
     assert answer["ok"], answer
     assert answer["result"]["details"] == {"pipeline": "nightly", "channel": "toolconformance"}
     assert plugin.registrations == [OpenClawRegistration("workflow_tool", ("workflow_tool",), True, True)]
+
+
+@needs_openclaw
+@pytest.mark.node
+def test_a_plugin_without_openclaw_installed_is_told_what_to_install(tmp_path: Path, openclaw_node: None) -> None:
+    folder = tmp_path / "stock-quotes"
+    shutil.copytree(OPENCLAW / "tool_plugin", folder)
+    (folder / "node_modules").mkdir()
+    (folder / "node_modules" / "typebox").symlink_to(OPENCLAW / "node_modules" / "typebox")
+    loaded = load_plugin(folder, timeout=30, workspace=tmp_path)
+    with loaded.plugin as plugin, pytest.raises(PluginLoadError) as raised:
+        Host(register_timeout=120).install_plugin(plugin, name=loaded.name)
+    said = " ".join(str(raised.value).split())
+    assert "imports openclaw (its plugin SDK), which" in said and "npm install --save-dev openclaw@2026.9.6" in said
+    assert "Traceback" not in said
 
 
 def _manifest(tools: tuple[str, ...] | None) -> OpenClawManifest:
