@@ -50,7 +50,7 @@ function formOf(definition) {
 /** A value that answers every property with itself and every call with undefined: what the kit gives
  * for OpenClaw's runtime helpers (api.runtime.*), which reach the gateway the kit does not run. */
 function inert(path) {
-  const target = function inertHelper() {};
+  const target = function inertRuntimeMember() {};
   return new Proxy(target, {
     get(_, key) {
       if (key === "then" || typeof key === "symbol") return undefined;

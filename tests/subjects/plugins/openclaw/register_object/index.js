@@ -1,5 +1,5 @@
-// An entry object with register, as OpenClaw's loader resolves it (id, name and register, no SDK
-// helper). Verdict: conforms.
+// An entry object with register, as OpenClaw's loader resolves it (id, name and register, nothing
+// imported from the SDK). Verdict: conforms.
 import { Type } from "typebox";
 
 const result = (text, details) => ({ content: [{ type: "text", text }], details });
