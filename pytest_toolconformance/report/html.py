@@ -115,7 +115,7 @@ def _rule_html(rule: Mapping[str, Any]) -> str:
         body.append(f"<p><strong>Reading:</strong> {_inline(rule['reading'])}</p>")
     if status in ("failed", "errored", "deviation", "blocked"):
         body.append(
-            f'<p class="note">Seed: {escape(rule.get("seed", ""))}. '
+            f'<p class="note">In the seam\'s text: {escape(rule.get("seed", ""))}. '
             f"<strong>Fix:</strong> {_inline(rule.get('fix', ''))}</p>"
         )
     for dev in rule.get("deviation", []):

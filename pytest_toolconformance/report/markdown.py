@@ -33,7 +33,8 @@ def _rule_details(rule: Mapping[str, Any]) -> list[str]:
     lines = [f"#### {ICON[rule['status']]} {rule['id']} — {rule['status']}", "", rule["statement"]]
     if rule.get("reading"):
         lines += ["", f"**Reading:** {rule['reading']}"]
-    lines += ["", f"Seed: {rule['seed']}. Fix: {rule['fix']}"]
+    # "the seam's text", not "Seed": the report names the run's random seed as well ("seed 0").
+    lines += ["", f"In the seam's text: {rule['seed']}. Fix: {rule['fix']}"]
     for dev in rule.get("deviation", []):
         lines += [
             "",

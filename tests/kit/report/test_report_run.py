@@ -372,6 +372,15 @@ def test_deviations_update_writes_failures_and_drops_stale_entries(pytester: pyt
 
 # -- the rerun line reproduces the finding -----------------------------------------------------------------
 
+def test_the_seams_paragraphs_are_named_apart_from_the_runs_seed(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(test_fake=FAKE)
+    kit(pytester, "-k", "fake_finding")
+    markdown = (pytester.path / "report.md").read_text("utf-8")
+    html = (pytester.path / "report.html").read_text("utf-8")
+    assert "In the seam's text: ¶" in markdown and "In the seam's text: ¶" in html
+    assert "Seed: ¶" not in markdown + html and "seed 0" in markdown  # the random seed keeps its word
+
+
 def test_a_plugin_reports_title_is_the_plugins_name_beside_its_path(pytester: pytest.Pytester, node_ready: str) -> None:
     plugin = PLUGINS / "js" / "conforming"
     report = pytester.path / "out" / "report.json"
