@@ -64,6 +64,11 @@ class CaseOutOfTime(StepOutOfTime):
     """
 
 
+#: The longest a finding's "expected" and "reproduce" may be, in characters (the JSON report keeps the same).
+EXPECTED_LIMIT = 600
+REPRODUCTION_LIMIT = 900
+
+
 class Finding(AssertionError):
     """A rule did not hold, told as rule, subject, expected, what happened, reproduction and fix.
 
@@ -79,9 +84,11 @@ class Finding(AssertionError):
         self.rule = rule
         self.subject = subject
         self.where = where or ("the host under test" if subject == "host" else subject)
-        self.expected = expected
+        # A finding is read in a terminal and a CI log: what it expected and how to reproduce it stay
+        # under a line each (a host's whole answer or case made lines of 2,646 characters).
+        self.expected = shorten(expected, EXPECTED_LIMIT, verbatim=True)
         self.happened = shorten(happened, happened_limit, verbatim=True)
-        self.reproduction = None if reproduction is None else shorten(reproduction, 1500, verbatim=True)
+        self.reproduction = None if reproduction is None else shorten(reproduction, REPRODUCTION_LIMIT, verbatim=True)
         known = all_rules().get(rule)
         self.fix = fix if fix is not None else (fix_advice(known, "host" if subject == "host" else "plugin")
                                                 if known is not None else None)
