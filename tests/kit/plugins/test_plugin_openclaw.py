@@ -41,6 +41,7 @@ VERDICTS: dict[str, tuple[str, set[str]]] = {
     "no_label": ("no-label", {"REG-2"}),
     "old_sdk_import": ("old-sdk-import", {"REG-1"}),
     "optional_unmarked": ("optional-unmarked", set()),
+    "rethrows_transport": ("rethrows-transport", set()),
 }
 
 
@@ -70,6 +71,8 @@ def test_each_entry_shape_is_judged_as_written(pytester: pytest.Pytester, opencl
     assert any(a.startswith("[MANIFEST-3] optional-unmarked: tool 'echo_text': the plugin registers it with "
                             "optional: true, but openclaw.plugin.json's toolMetadata does not mark it optional")
                for a in run.advisories()), run.advisories()
+    transport = {r: o.outcome for o in run.outcomes if o.plugin == "rethrows-transport" for r in o.rules}
+    assert transport["ERR-3"] == transport["ERR-4"] == "passed", transport
     old = next(o for o in run.failed("old-sdk-import") if "REG-1" in o.rules)
     assert ("imports openclaw/plugin-sdk, which the openclaw it resolves (openclaw@2026.9.6) does not export"
             in " ".join(old.message.split())), old.message
