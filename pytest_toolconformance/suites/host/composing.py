@@ -38,13 +38,33 @@ def without_reason(parameters: Any) -> JSON:
 def keeps_schema(advertised: Any, original: Mapping[str, Any]) -> bool:
     """Nothing of ``original`` (a flat object schema) is lost in ``advertised``: every property with its
     own definition, every required name still required. What a host adds of its own (a field it
-    injects into every schema) caps nothing, so the cap rules do not read it as a cap."""
+    injects into every schema, a name made required, ``additionalProperties``, ``null`` admitted beside
+    a property's type, as a strict provider's serialiser does) loses nothing, so the cap rules do not
+    read it as a cap, nor DIAG-2 as a redaction, nor DIAG-3 as metadata; whether it may be added at all
+    is another rule's (REASON-1 for ``reason``, REASON-3 for an external schema)."""
     if not isinstance(advertised, Mapping) or not isinstance(advertised.get("properties"), Mapping):
         return False
     own = advertised["properties"]
     required = advertised.get("required") or []
-    return all(own.get(k) == v for k, v in (original.get("properties") or {}).items()) and isinstance(
-        required, list) and set(original.get("required") or []) <= set(required)
+    return all(_keeps_definition(own.get(k), v) for k, v in (original.get("properties") or {}).items()) and (
+        isinstance(required, list) and set(original.get("required") or []) <= set(required))
+
+
+def _keeps_definition(advertised: Any, original: Any) -> bool:
+    """A property's definition kept: each of its own keys with its own value, its type at most widened."""
+    if advertised == original:
+        return True
+    if not isinstance(advertised, Mapping) or not isinstance(original, Mapping):
+        return False
+    for key, value in original.items():
+        if key == "type":
+            widened = advertised.get("type")
+            types = value if isinstance(value, list) else [value]
+            if not (widened == value or (isinstance(widened, list) and all(t in widened for t in types))):
+                return False
+        elif advertised.get(key) != value:
+            return False
+    return True
 
 
 def install(client: HostClient, plugins: Iterable[JSON], *, rule: str | None = None) -> None:

@@ -606,45 +606,76 @@ def test_reg5_catalog_gains_exactly_the_registrations(toolconformance_host: Host
     run_property(_manifest_case, body, cap=25)
 
 
+#: MANIFEST-3's cases: a REG-5 case, plus the names among them whose registration the host refuses (a
+#: root combinator, SCHEMA-1): attempted, never registered, so listed ones are listed but not registered.
+_audit_case = st.tuples(*(st.lists(st.sampled_from(NAMES), unique=True) for _ in range(3)),
+                        st.lists(st.sampled_from(NAMES), unique=True, max_size=2))
+_REFUSED_SCHEMA: JSON = {"type": "object", "properties": {}, "anyOf": [{"required": ["a"]}]}
+
+
+def _audit_flags(report: JSON) -> set[Any]:
+    return {f.get("tool") for f in report.get("findings") or [] if f.get("rule") == "MANIFEST-3"}
+
+
+def _host_audits(client: HostClient) -> bool:
+    """Whether the host reports audit findings at all: a plugin listing a tool it never registers and
+    registering one it does not list, both mismatches of its own manifest. Decided once per host."""
+    client.reset()
+    report = client.install_ok(plugin("audit-probe", [tool("Alpha"), tool("Beta")],
+                                      manifest={"provides": {"tools": ["Alpha", "Ghost"]}}))
+    return bool(_audit_flags(report))
+
+
 @pytest.mark.toolconformance("MANIFEST-3")
 def test_manifest3_findings_are_listed_xor_registered(toolconformance_host: HostClient) -> None:
-    """Any provides.tools against any registrations: registration is the live source (the install
-    report accepts exactly the registered tools), and a host that reports audit findings names every
-    tool listed but not registered, or registered but not listed, under MANIFEST-3, and no other.
+    """Any provides.tools against any registrations, some of them refused: registration is the live
+    source (the install report accepts exactly the registered tools, never a refused one), and a host
+    that reports audit findings names every tool listed but not registered, or registered but not
+    listed, under MANIFEST-3, and no other, in every install report.
 
     Reading: the seed makes provides.tools "an audit declaration" and the registration "the source of
     the live contribution report"; it does not require a host to report the audit, so a host that reads
-    no manifest and reports no MANIFEST-3 finding at all meets the rule.
+    no manifest and reports no MANIFEST-3 finding at all meets the rule. That exemption is the host's,
+    decided once (a probe plugin with a mismatch of each kind): an auditing host's install report that
+    says nothing of a mismatch is a missed finding, not a host that does not audit.
     """
     toolconformance_host.require("registration")
+    audits = _host_audits(toolconformance_host)
 
-    def body(value: tuple[list[str], list[str], list[str]]) -> None:
-        registered, listed, others = value
+    def body(value: tuple[list[str], list[str], list[str], list[str]]) -> None:
+        attempted, listed, others, refused = value
         if not listed:
             return  # without provides.tools there is no audit declaration to compare
         toolconformance_host.reset()
-        doc = _audit_plugin(registered, listed, others)
+        doc = _audit_plugin(attempted, listed, others)
+        refusals = {n for n in refused if n not in attempted}
+        doc["tools"] += [tool(n, parameters=_REFUSED_SCHEMA) for n in sorted(refusals)]
+        registered = set(attempted)
         report = toolconformance_host.install_ok(doc)
         accepted = report.get("accepted")
+        precondition(not set(accepted or ()) & refusals, "SCHEMA-1",
+                     f"the host to refuse {sorted(refusals)}, local schemas with a root anyOf", accepted)
         check(
-            accepted is None or set(accepted) == set(registered),
+            accepted is None or set(accepted) == registered,
             f"the install report accepts exactly the registered tools {sorted(registered)} (provides.tools registers "
-            "nothing)",
+            "nothing; a refused registration registers nothing)",
             accepted,
             {"plugins": [doc]},
         )
-        flagged = {f.get("tool") for f in report.get("findings") or [] if f.get("rule") == "MANIFEST-3"}
-        mismatched = set(registered) ^ set(listed)
-        if not flagged:
+        flagged = _audit_flags(report)
+        mismatched = registered ^ set(listed)
+        if not flagged and not audits:
             return  # a host that reports no audit findings at all (it may read no manifest)
         check(
             flagged == mismatched,
-            f"MANIFEST-3 findings name exactly {sorted(mismatched)} (listed xor registered)",
+            f"MANIFEST-3 findings name exactly {sorted(mismatched)} (listed xor registered"
+            + (", a refused registration counting as not registered)" if refusals else ")")
+            + ("; this host reports audit findings, so every install report carries its own" if audits else ""),
             report.get("findings"),
             {"plugins": [doc]},
         )
 
-    run_property(_manifest_case, body, cap=25)
+    run_property(_audit_case, body, cap=25)
 
 
 # -- MANIFEST-1 / MANIFEST-2: generated patterns and session sizes ------------------------------------

@@ -61,6 +61,10 @@ def test_without_external_tools_diagnostics_stay_local(toolconformance_host: Hos
             for tool in catalog.visible_to(spec):
                 check(tool.name in strings, f"with no external registrations, the diagnostics name local "
                       f"tool {tool.name}", composed.get("diagnostics"), scenario)
+                # A hosted namespace is a diagnostic name too: redacted only where it hosts an external tool.
+                check(any(tool.plugin in s for s in strings), f"with no external registrations, the diagnostics "
+                      f"name the hosted namespace {tool.plugin} of local tool {tool.name}",
+                      composed.get("diagnostics"), scenario)
             payload = by_name(composed["payload"].get("tools") or [])
             for tool in catalog.visible_to(spec):
                 if tool.deferred:
