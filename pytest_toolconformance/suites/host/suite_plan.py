@@ -144,11 +144,20 @@ def test_read_only_children_receive_exactly_the_read_only_set(toolconformance_ho
         visible = catalog.visible_to(spec)
         entries = by_name(client.open(**spec).compose()["catalog"])
         parent = set(entries) & {t.name for t in catalog.tools}
+        # A tool of the session's scope that it lacks breaks SCOPE-1 (a scope reaches its sessions); one
+        # from outside its scope that it holds breaks SCOPE-2 (omitted from other sessions' lists).
+        in_scope = {t.name for t in visible}
         precondition(
-            parent == {t.name for t in visible},
+            in_scope <= parent,
             "SCOPE-1",
-            "the parent session to hold exactly the tools of its scope",
-            sorted(parent ^ {t.name for t in visible}),
+            "the parent session to hold every tool of its scope",
+            sorted(in_scope - parent),
+        )
+        precondition(
+            parent <= in_scope,
+            "SCOPE-2",
+            "the parent session to hold no tool from outside its scope",
+            sorted(parent - in_scope),
         )
         expected = {t.name for t in visible if t.read_only}
         got = names & {t.name for t in catalog.tools}
