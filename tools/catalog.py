@@ -7,6 +7,7 @@ suites use); what checks a rule is found by scanning, never by importing: scenar
 (``scenarios/*/*.json``), suite tests (``suites/suite_*.py`` and ``plugin_suites/``) marked
 ``toolconformance("RULE", ...)``; and what breaks a rule: mutant hosts (``tests/subjects/mutants/*.py`` with
 ``RULE = "..."``) and broken plugins (``tests/subjects/plugins/**/broken_<family>_<n>*``, named after their rule).
+A host rule's dimension table comes from ``pytest_toolconformance/data/dimensions.json``.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import sys
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from pytest_toolconformance.rules import UNCHECKED_PLUGIN_SIDE, Rule, all_rules, anchor, fix_advice
 
@@ -227,7 +229,29 @@ def _check_line(check: Check) -> str:
     return f"- {label} `{check.name}` ([{check.where}](../{check.where}))"
 
 
-def render(coverage: Coverage, rules: Mapping[str, Rule] | None = None) -> str:
+DIMENSIONS_PATH = Path("pytest_toolconformance/data/dimensions.json")
+
+
+def load_dimensions(root: Path = REPO_ROOT) -> dict[str, list[dict[str, Any]]]:
+    """Per host rule, the cells of its dimension table: the things its sentence names (who calls, which
+    tools, executors, turn kinds, registration forms), each with the checks (scenario case ids, or
+    ``suite_*.py::test_name``) and the mutant hosts that cover it."""
+    path = root / DIMENSIONS_PATH
+    return json.loads(path.read_text("utf-8")) if path.is_file() else {}
+
+
+def _dimension_table(cells: Sequence[Mapping[str, Any]]) -> list[str]:
+    out = ["", "**Dimensions** (what the sentence names, and what covers each):", "",
+           "| dimension | case | checked by | broken host |", "|---|---|---|---|"]
+    for cell in cells:
+        checks = ", ".join(f"`{c}`" for c in cell["checks"]) or "nothing yet"
+        mutants = ", ".join(f"`{m}`" for m in cell["mutants"]) or "none yet"
+        out.append(f"| {cell['dimension']} | {cell['cell']} | {checks} | {mutants} |")
+    return out
+
+
+def render(coverage: Coverage, rules: Mapping[str, Rule] | None = None,
+           dimensions: Mapping[str, Sequence[Mapping[str, Any]]] | None = None) -> str:
     """docs/rules.md: deterministic, so that the test can compare it with the committed file."""
     rules = rules if rules is not None else all_rules()
     families: dict[str, list[Rule]] = {}
@@ -274,6 +298,8 @@ def render(coverage: Coverage, rules: Mapping[str, Rule] | None = None) -> str:
                 out += ["", f"**Reading:** {rule.reading}"]
             out += ["", "**Checked by:**" if checks else "**Checked by:** nothing yet."]
             out += [_check_line(c) for c in checks]
+            if dimensions and rule.id in dimensions:
+                out += _dimension_table(dimensions[rule.id])
             if rule.id in UNCHECKED_PLUGIN_SIDE:
                 out += ["", f"**Plugin side:** not checked; {UNCHECKED_PLUGIN_SIDE[rule.id]}. A plugin-only run "
                         "lists it out of scope with this reason."]
@@ -285,7 +311,7 @@ def render(coverage: Coverage, rules: Mapping[str, Rule] | None = None) -> str:
 
 
 def generate(root: Path = REPO_ROOT) -> str:
-    return render(scan(root))
+    return render(scan(root), dimensions=load_dimensions(root))
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -77,6 +77,42 @@ def test_no_test_or_mutant_names_an_unknown_rule() -> None:
     )
 
 
+def test_every_dimension_cell_names_checks_and_mutants_that_exist() -> None:
+    """Each cell of a rule's dimension table (data/dimensions.json) is covered by at least one check that
+    collection finds (a scenario case id, or ``suite_*.py::test_name``), and names only mutant hosts
+    that exist; its rule is a host rule. A cell nobody covers is not written as covered."""
+    coverage = catalog.scan(REPO)
+    checks = {c.name for found in coverage.checks.values() for c in found}
+    mutants = {Path(m).stem for found in coverage.mutants.values() for m in found}
+    rules = all_rules()
+    dimensions = catalog.load_dimensions(REPO)
+    assert dimensions, "no dimension table: pytest_toolconformance/data/dimensions.json is missing"
+    problems = []
+    for rule, cells in dimensions.items():
+        if rule not in rules or rules[rule].binds not in ("host", "both"):
+            problems.append(f"{rule}: not a host rule of RULES.md")
+        for cell in cells:
+            where = f"{rule} / {cell['dimension']} / {cell['cell']}"
+            if not cell["checks"]:
+                problems.append(f"{where}: no check covers it")
+            problems += [f"{where}: no check {name!r} is collected" for name in cell["checks"] if name not in checks]
+            problems += [f"{where}: no mutant {name!r} in tests/subjects/mutants/" for name in cell["mutants"]
+                         if name not in mutants]
+    assert not problems, problems
+
+
+def test_a_dimension_cell_naming_a_missing_check_is_found(tmp_path: Path) -> None:
+    """The test above can fail: a cell naming a check nobody wrote is not in the scan's names."""
+    dimensions = {"RO-3": [{"dimension": "tools", "cell": "x", "checks": ["ro/no-such-case"], "mutants": []}]}
+    (tmp_path / catalog.DIMENSIONS_PATH).parent.mkdir(parents=True)
+    (tmp_path / catalog.DIMENSIONS_PATH).write_text(json.dumps(dimensions), "utf-8")
+    names = {c.name for found in catalog.scan(REPO).checks.values() for c in found}
+    assert catalog.load_dimensions(tmp_path) == dimensions and "ro/no-such-case" not in names
+    assert "ro/exact-name-of-another-plugin-classifies-nothing" in names
+    rendered = catalog.render(catalog.scan(REPO), dimensions=dimensions)
+    assert "| tools | x | `ro/no-such-case` | none yet |" in rendered
+
+
 def test_bundled_rules_equal_the_spec(shared_dir: Path) -> None:
     spec = shared_dir / "spec" / "RULES.md"
     if not spec.is_file():
