@@ -362,3 +362,17 @@ def test_plan_3_binds_admins(hosts: Any) -> None:
     reference, mutant = hosts("plan_3_admins_run_external")
     assert ran(reference) is False
     assert ran(mutant) is True
+
+
+@pytest.mark.parametrize(("tool_name", "arguments"), [("Glob", {"pattern": "*"}), ("Grep", {"pattern": "x"}),
+                                                      ("Search", {"query": "x"})])
+def test_plan_2_runs_the_core_read_only_tools(hosts: Any, tool_name: str, arguments: dict[str, Any]) -> None:
+    """PLAN-2: plan mode executes the core read-only tools; the search tools are among them."""
+
+    def refused_by_plan(host: ReferenceHostAdapter) -> bool:
+        session = _session(host, {"identity": {"userId": "u-1"}, "mode": "plan"})
+        return (host.call(session, tool_name, arguments).get("refusal") or {}).get("stage") == "plan"
+
+    reference, mutant = hosts("plan_2_search_tools_refused")
+    assert refused_by_plan(reference) is False
+    assert refused_by_plan(mutant) is True
