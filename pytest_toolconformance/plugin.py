@@ -122,7 +122,8 @@ def pytest_report_header(config: pytest.Config) -> list[str] | None:
         lines.append(f"toolconformance: {bounds.of(config).sentence(settings.timeout)}")
         lines.append(f"toolconformance: {budget.header_line(settings.plugin_budget)}")
         lines += _proc.confinement_header()
-        lines += openclaw_header(config, settings.plugins)
+        lines += openclaw_header([(spec, options.resolve_path(config, "toolconformance_plugin", spec))
+                                  for spec in settings.plugins])
     adapter = config.stash.get(ADAPTER_KEY, None)
     if adapter is not None:
         try:

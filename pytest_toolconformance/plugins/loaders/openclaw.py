@@ -226,13 +226,11 @@ def _installed_openclaw(entry: Path) -> str:
     return "openclaw"
 
 
-def openclaw_header(config: Any, specs: Sequence[str]) -> list[str]:
-    """The header's line for each plugin the kit loads as an OpenClaw plugin (a folder with its manifest)."""
-    from pytest_toolconformance.options import resolve_path
-
+def openclaw_header(plugins: Sequence[tuple[str, Path]]) -> list[str]:
+    """The header's line for each plugin the kit loads as an OpenClaw plugin (a folder with its manifest),
+    given each plugin's spec as the user wrote it and the path it resolves to."""
     lines = []
-    for spec in specs:
-        folder = resolve_path(config, "toolconformance_plugin", spec)
+    for spec, folder in plugins:
         if folder.is_dir() and is_openclaw_plugin(folder) and not (folder / "plugin.json").is_file():
             lines.append(f"toolconformance: plugin {spec}: loaded as an OpenClaw plugin ({MANIFEST_NAME} and "
                          f"package.json's openclaw.extensions, as OpenClaw {OPENCLAW_VERSION} loads it)")
