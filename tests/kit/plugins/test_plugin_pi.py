@@ -1,4 +1,5 @@
-"""pi extensions in pi's own style (tests/subjects/plugins/pi/), one per problem class real extensions showed, judged by hand.
+"""pi extensions in pi's own style (tests/subjects/plugins/pi/), one per problem class real extensions
+showed, judged by hand.
 
 Each ran wrong before: a load failure the kit caused, a false failure from a bare execution
 context, a refusal called a success, a rule failed with nothing to act on, a verdict that flipped,
