@@ -23,6 +23,8 @@ class PluginSuitesSummary:
         self.is_worker = hasattr(config, "workerinput")
         self.costs: dict[str, tuple[str, str, int]] = {}
         self.advisories: dict[str, None] = {}
+        #: How a passed check read its rule where a part of it did not apply (ERR-4's tag in a pi extension).
+        self.notes: dict[str, None] = {}
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         props = list(getattr(report, "user_properties", None) or [])
@@ -33,6 +35,8 @@ class PluginSuitesSummary:
         for key, value in props:
             if key == "advisory":
                 self.advisories[str(value)] = None
+            elif key == "note":
+                self.notes[f"[{values.get('rule')}] {values.get('plugin')}/{values.get('tool')}: {value}"] = None
 
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
         if self.is_worker:
@@ -63,6 +67,10 @@ class PluginSuitesSummary:
                 write(f"{plugin:<{width_p}}  {tool:<{width_t}}  {size:>7}{note}", red=over)
             write(f"budget: {budget if budget is not None else 'none (--toolconformance-tool-budget)'}; "
                   f"total {sum(size for _, _, size in rows)} bytes on every turn that offers them all")
+        if self.notes:
+            terminalreporter.write_sep("-", "toolconformance: parts of a rule not applicable to a plugin")
+            for text in self.notes:
+                write(text)
         if self.advisories:
             terminalreporter.write_sep("-", "toolconformance: plugin advisories (not failures)")
             for text in self.advisories:

@@ -435,8 +435,8 @@ def test_transport_fault_tagged(toolconformance_subject: ToolSubject) -> None:
         pytest.skip(f"no call of {tool.name} threw after reaching for the network (ERR-3 covers one that answers text)")
     if tagless is not None:
         subject.request.node.user_properties.append(
-            ("note", f"ERR-4 met: every transport failure left {tool.name} as a throw; the tag part "
-                     f"(markTransportFailure) is not applicable: {tagless}"))
+            ("note", f"met: every transport failure left the tool as a throw; the tag part (markTransportFailure) "
+                     f"is not applicable: {tagless}"))
 
 
 @for_each_tool(["SCOPE-4"])

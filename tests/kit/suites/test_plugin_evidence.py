@@ -15,8 +15,9 @@ from pathlib import Path
 
 import pytest
 
+from pytest_toolconformance.suites.plugin import PLUGIN_SUITES_DIR
 from pytest_toolconformance.suites.plugin._transport import transport_imports
-from tests.kit.suites.test_plugin_suites import FAULT_TIMEOUT, JS, Run, run_suites
+from tests.kit.suites.test_plugin_suites import BASE_ARGS, FAULT_TIMEOUT, JS, Run, run_suites
 
 ONE_EXAMPLE = (f"--toolconformance-timeout={FAULT_TIMEOUT}", "--toolconformance-max-examples=1")
 
@@ -95,6 +96,17 @@ def test_a_pi_extension_that_throws_meets_err_4_without_a_tag(pytester: pytest.P
     assert notes and "not applicable" in notes[0] and "pi offers no transport tag" in notes[0], notes
     assert ("fetch_quote", "ERR-3") in _passed(run)
     assert not [a for a in run.advisories() if "elowen-plugin-shared/transport" in a], run.advisories()
+
+
+def test_the_summary_says_why_the_tag_part_is_not_applicable(pytester: pytest.Pytester, node_ready: str) -> None:
+    result = pytester.runpytest_inprocess(*BASE_ARGS, *ONE_EXAMPLE, "-k", "ERR-4",
+                                          f"--toolconformance-plugin={JS / 'unseen_pi_transport_throw'}",
+                                          str(PLUGIN_SUITES_DIR))
+    result.stdout.fnmatch_lines([
+        "*parts of a rule not applicable to a plugin*",
+        "[[]ERR-4[]] unseen_pi_transport_throw/fetch_quote: met: *the tag part (markTransportFailure) is not "
+        "applicable: it is loaded as a pi extension, and pi offers no transport tag",
+    ])
 
 
 def test_a_pi_extension_that_imports_the_seam_module_is_told_it_will_not_load(pytester: pytest.Pytester,
