@@ -314,7 +314,7 @@ class ReportingPlugin:
             "seed": self.settings.seed,
             "seed_sentence": self.settings.seed_sentence(),
             "ruleset": self.settings.ruleset,
-            **({"sandbox": self._sandbox()} if self.settings.plugin_suites else {}),
+            **({"sandbox": self._sandbox(), "loaded_as": self._loaded_as()} if self.settings.plugin_suites else {}),
         }
 
     def _sandbox(self) -> dict[str, Any]:
@@ -324,6 +324,13 @@ class ReportingPlugin:
         plugins = {spec: confinement_of(resolve_path(self.config, "toolconformance_plugin", spec))
                    for spec in self.settings.plugins}
         return {**confinement_summary(), "plugins": plugins}
+
+    def _loaded_as(self) -> dict[str, str]:
+        """Which host's plugin API each plugin (by its spec) is loaded with: "an OpenClaw plugin", ..."""
+        from pytest_toolconformance.plugins.loaders import loaded_as_of
+
+        return {spec: loaded_as_of(resolve_path(self.config, "toolconformance_plugin", spec))
+                for spec in self.settings.plugins}
 
     def _write(self, report: dict[str, Any], path: Path, *, summary: bool = True) -> None:
         write_json(report, path)

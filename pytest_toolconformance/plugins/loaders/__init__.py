@@ -244,6 +244,23 @@ def confinement_of(path: str | os.PathLike[str]) -> str:
     return _proc.plugin_confinement(in_process=entry.suffix in PY_SUFFIXES and not PYTHON_BRIDGE_AVAILABLE)
 
 
+def loaded_as_of(path: str | os.PathLike[str]) -> str:
+    """How the kit loads the plugin at ``path``, in words, without loading it (for the report): an
+    OpenClaw plugin by its manifest, a pi extension by package.json's ``pi.extensions``, else by language."""
+    try:
+        entry, _, _ = locate_plugin(path)
+    except PluginLoadError:
+        return "not loaded"
+    folder = Path(path).resolve()
+    if folder.is_dir() and not (folder / MANIFEST_NAME).is_file() and openclaw.is_openclaw_plugin(folder):
+        return "an OpenClaw plugin"
+    if entry.suffix in PY_SUFFIXES:
+        return "a Python plugin (register(ctx))"
+    if folder.is_dir() and entry in pi_extension_entries(folder):
+        return "a pi extension"
+    return "a JS plugin (register(ctx), or a pi extension's default export)"
+
+
 def load_plugin(
     path: str | os.PathLike[str],
     *,
@@ -286,6 +303,7 @@ __all__ = [
     "BridgedPlugin",
     "confinement_of",
     "locate_plugin",
+    "loaded_as_of",
     "LoadedPlugin",
     "PYTHON_BRIDGE_AVAILABLE",
     "PythonPlugin",

@@ -6,6 +6,7 @@ refuses them. Their openclaw (the plugin SDK they import) and Node.js 24 come fr
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -82,8 +83,11 @@ def test_each_entry_shape_is_judged_as_written(pytester: pytest.Pytester, opencl
 @pytest.mark.node
 def test_the_report_says_it_was_loaded_as_an_openclaw_plugin(pytester: pytest.Pytester, openclaw_node: None) -> None:
     target = OPENCLAW / "tool_factory"
+    report = pytester.path / "report.json"
     result = pytester.runpytest("--toolconformance", f"--toolconformance-plugin={target}",
-                                "--toolconformance-max-examples=2", "-p", "no:randomly", "-k", "REG-2")
+                                f"--toolconformance-report={report}", "--toolconformance-max-examples=2",
+                                "-p", "no:randomly", "-k", "REG-2")
+    assert json.loads(report.read_text("utf-8"))["run"]["loaded_as"] == {str(target): "an OpenClaw plugin"}
     result.stdout.fnmatch_lines([
         f"toolconformance: plugin {target}: loaded as an OpenClaw plugin (openclaw.plugin.json *",
         "tool-factory (*): node plugin loaded as an OpenClaw plugin, 1 tool(s) installed; *",
