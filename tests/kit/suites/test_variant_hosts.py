@@ -12,7 +12,7 @@ import pkgutil
 import pytest
 
 import tests.subjects.hosts as hosts_pkg
-from tests.kit.suites.test_mutants import EXAMPLES, _red_rules
+from tests.kit.suites.test_mutants import EXAMPLES, ReportOfTheRun, _red_rules
 
 VARIANTS = sorted(m.name for m in pkgutil.iter_modules(hosts_pkg.__path__) if not m.name.startswith("_"))
 
@@ -24,9 +24,10 @@ def test_there_are_variant_hosts() -> None:
 @pytest.mark.parametrize("name", VARIANTS)
 def test_a_conforming_variant_host_conforms(name: str, pytester: pytest.Pytester) -> None:
     module = importlib.import_module(f"tests.subjects.hosts.{name}")
+    kept = ReportOfTheRun()
     reprec = pytester.inline_run("--toolconformance", f"--toolconformance-host={module.__name__}:factory",
-                                 f"--toolconformance-max-examples={EXAMPLES}", "-p", "no:cacheprovider")
-    rules, failed = _red_rules(reprec)
+                                 f"--toolconformance-max-examples={EXAMPLES}", "-p", "no:cacheprovider", plugins=[kept])
+    rules, failed = _red_rules(kept)
     assert not failed, f"{name} conforms, yet these rules went red: {rules}"
     passed = [r for r in reprec.getreports("pytest_runtest_logreport") if r.when == "call" and r.passed]
     assert len(passed) > 600, f"the suites ran only {len(passed)} checks against {name}"
