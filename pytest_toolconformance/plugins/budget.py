@@ -7,13 +7,16 @@ Every run ends with a verdict in the time a CI job allows. Two things see to it:
   plugins (collection, where they load). A check that starts after it is spent, and a call a check
   would make after it, is not made: the check is *errored* saying so, never failed, and the run does
   not pass (the report says the budget left checks unjudged).
-* **A tool too slow to judge.** Each call is bounded (``bounds.py``), and one out of time is retried
-  with a longer bound; a tool whose calls keep running past the step bound would still cost that
-  wait on every generated case of every check. So the kit keeps, per tool, the time its calls ran
-  past the bound (a call that ran out of time, with its retry, or answered late); once that reaches
-  :data:`SLOW_TOOL_BOUNDS` bounds, or two different calls ran out of time, the tool is *slow*: it is
-  called no more, and each of its checks that would call it is errored with what happened. The
-  other tools of the plugin are judged as usual.
+* **A tool too slow to judge.** Each call is bounded (``bounds.py``: the step bound, stretched by the
+  machine's load), and one out of time is retried with a longer bound; a tool that answers every call
+  late, or within a bound the load stretched, would still cost that wait on every generated case of
+  every check. So the kit keeps, per tool, the time of its answered calls that took longer than the
+  step bound of an idle machine (``--toolconformance-timeout``: what the tool's own waits, a sleep or a
+  backoff, take at any load); once that reaches :data:`SLOW_TOOL_BOUNDS` times that bound, or two
+  different calls ran out of time, the tool is *slow*: it is called no more, and each of its checks
+  that would call it is errored with what happened. The other tools of the plugin are judged as
+  usual. A call out of time is not counted here: a tool that hangs on one call only is judged on the
+  others (its hang is that call's).
 """
 
 from __future__ import annotations
@@ -25,8 +28,8 @@ from typing import Any
 
 from pytest_toolconformance.findings import shorten
 
-#: A tool whose calls ran past the plugin's step bound for this many bounds in all is too slow to judge
-#: here (at the default bound, 50 s of a run: a hang on one call and its retry cost 4 bounds).
+#: A tool whose answered calls took longer than the idle step bound for this many bounds in all is too
+#: slow to judge here (50 s of its calls at the default --toolconformance-timeout of 5 s).
 SLOW_TOOL_BOUNDS = 10.0
 #: The user property a check left unjudged by the run's budget carries (the report counts them).
 UNJUDGED_PROPERTY = "toolconformance_unjudged"
@@ -62,23 +65,24 @@ class RunBudget:
 def header_line(seconds: float) -> str:
     """The report header's line for the run's budget."""
     return (f"plugin run budget {seconds:g} s ({_OPTION}): a check that starts after it is spent is errored, not "
-            "judged, and the run does not pass; a tool whose calls keep running past the step bound is called no "
-            f"more once they have cost {SLOW_TOOL_BOUNDS:g} bounds")
+            "judged, and the run does not pass; a tool whose calls take longer than --toolconformance-timeout is "
+            f"called no more once they have taken {SLOW_TOOL_BOUNDS:g} times that")
 
 
 @dataclass
 class ToolTime:
-    """How long one tool's calls ran past the plugin's step bound, and why it is too slow to judge (once it is)."""
+    """How long one tool's slow calls took, and why it is too slow to judge (once it is)."""
 
     late: float = 0.0
     calls: int = 0
     slow: str | None = None
 
-    def add(self, seconds: float, bound: float, tool: str, plugin: str, arguments: object,
-            hung_twice: bool = False) -> None:
-        """Count one call that took ``seconds`` (its retry included); ``hung_twice``: it was the second
-        different call of the tool to run out of time, which makes the tool slow at once."""
-        if seconds > bound:
+    def add(self, seconds: float, bound: float, tool: str, plugin: str, arguments: object, *,
+            hung: bool = False, hung_twice: bool = False) -> None:
+        """Count one call that took ``seconds`` (its retry included) against ``bound``, the idle step bound;
+        ``hung``: it ran out of time (not counted: that call's hang is its own); ``hung_twice``: it was the
+        second different call of the tool to run out of time, which makes the tool slow at once."""
+        if not hung and seconds > bound:
             self.late += seconds
             self.calls += 1
         if self.slow is not None:
@@ -89,9 +93,9 @@ class ToolTime:
                          "it no more")
         elif self.late >= SLOW_TOOL_BOUNDS * bound:
             self.slow = (
-                f"tool {tool} of plugin {plugin} is too slow to judge here: {self.calls} of its calls ran past the "
-                f"plugin step bound of {bound:g} s, for {self.late:.0f} s in all (the last took {seconds:.1f} s when "
-                f"called with {shorten(arguments, 120)}), so the kit calls it no more"
+                f"tool {tool} of plugin {plugin} is too slow to judge here: {self.calls} of its calls took longer than "
+                f"the step bound of an idle machine ({bound:g} s, --toolconformance-timeout), {self.late:.0f} s in all "
+                f"(the last {seconds:.1f} s when called with {shorten(arguments, 120)}), so the kit calls it no more"
             )
 
     def errored(self, rule: str) -> str:

@@ -275,8 +275,9 @@ class ToolSubject(Subject):
         message = self._hang_message(record, scale, retried) if out_of_time else None
         if message is not None:
             hung[hang_key] = message
-        self._time().add(seconds, plugin.bound, tool.name, plugin.name, arguments,
-                         hung_twice=message is not None and len(hung) >= 2)
+        # Against the idle machine's bound: a tool's own waits (a sleep, a backoff) do not stretch with the load.
+        self._time().add(seconds, self.settings.timeout, tool.name, plugin.name, arguments,
+                         hung=message is not None, hung_twice=message is not None and len(hung) >= 2)
         if message is not None:
             self._hang(message)
         if isinstance(record.error, PluginExitError):

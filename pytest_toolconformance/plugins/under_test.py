@@ -155,7 +155,7 @@ class PluginUnderTest:
         self.hung: dict[str, dict[str, str]] = {}
         # A tool that needed its retry's longer bound once keeps it (it is slow here, not hung).
         self.bound_scale: dict[str, float] = {}
-        # How long each tool's calls ran past the bound; a tool too slow to judge is called no more.
+        # How long each tool's slow calls took; a tool too slow to judge is called no more.
         self.times: dict[str, ToolTime] = {}
         self.calls: dict[str, CallEntry] = {}
         self.answers: dict[str, CallRecord] = {}  # see Subject.call

@@ -11,32 +11,36 @@ from pytest_toolconformance.plugins.budget import SLOW_TOOL_BOUNDS, RunBudget, T
 from tests.kit.suites.test_plugin_suites import JS, run_suites
 
 SLOW = JS / "slow_every_call"
-#: With this step bound a call of 20 s runs out of time at every load the kit calibrates for (the bound is
-#: stretched at most 8 times, and retried with 3 times that: 12 s), so the verdicts are the same idle
-#: and loaded.
-SLOW_TIMEOUT = 0.5
+#: Two idle step bounds for a tool whose every call takes 20 s, each giving the same verdicts idle and
+#: loaded: with 0.5 s every call runs out of time at any load the kit calibrates for (the bound is
+#: stretched at most 8 times and retried with 3 times that: 12 s); with 8 s every call is answered (in
+#: the retry's 24 s idle, within the stretched bound loaded) and takes longer than the idle bound.
+SLOW_TIMEOUTS = [pytest.param(0.5, "ran out of time on two different calls", id="out-of-time"),
+                 pytest.param(8.0, "took longer than the step bound of an idle machine (8 s", id="answered-late")]
 
 
 def test_calls_past_the_bound_make_a_tool_slow_once_they_cost_enough() -> None:
     times = ToolTime()
     bound = 2.0
     times.add(1.9, bound, "Search", "web", {"query": "a"})  # within the bound: not counted
+    times.add(30.0, bound, "Search", "web", {"query": "x"}, hung=True)  # out of time: that call's, not counted
     assert (times.late, times.slow) == (0.0, None)
     late_calls = int(SLOW_TOOL_BOUNDS * bound // 5.0)
     for _ in range(late_calls - 1):
         times.add(5.0, bound, "Search", "web", {"query": "a"})
     assert times.slow is None, "answers past the bound cost the tool time, not yet its judgement"
     times.add(5.0, bound, "Search", "web", {"query": "b"})
-    assert times.slow is not None and f"{late_calls} of its calls ran past the plugin step bound of 2 s" in times.slow
+    assert times.slow is not None and f"{late_calls} of its calls took longer than the step bound of an idle " \
+        "machine (2 s, --toolconformance-timeout)" in times.slow
     assert 'called with {"query": "b"}' in times.slow
     assert times.errored("REG-3").startswith("[REG-3] tool Search of plugin web is too slow to judge here")
 
 
 def test_a_second_different_call_out_of_time_makes_a_tool_slow_at_once() -> None:
     times = ToolTime()
-    times.add(8.0, 2.0, "Search", "web", {"query": "a"})
+    times.add(8.0, 2.0, "Search", "web", {"query": "a"}, hung=True)
     assert times.slow is None, "one call out of time is that call's: the tool's other calls are still made"
-    times.add(6.0, 2.0, "Search", "web", {"query": "b"}, hung_twice=True)
+    times.add(6.0, 2.0, "Search", "web", {"query": "b"}, hung=True, hung_twice=True)
     assert times.slow is not None and "ran out of time on two different calls" in times.slow
 
 
@@ -51,23 +55,23 @@ def test_the_budget_is_spent_after_its_seconds() -> None:
         budget.unjudged("ERR-2", "this check started")
 
 
-def test_a_tool_slow_on_every_call_is_errored_and_the_others_judged(pytester: pytest.Pytester,
-                                                                    node_ready: str) -> None:
+@pytest.mark.parametrize(("timeout", "why"), SLOW_TIMEOUTS)
+def test_a_tool_slow_on_every_call_is_errored_and_the_others_judged(pytester: pytest.Pytester, node_ready: str,
+                                                                    timeout: float, why: str) -> None:
     """A tool that takes 20 s on every call, beside one that answers at once: the run ends in minutes
     (without the kit's slow-tool rule it waited on every case of every check), the slow tool's checks
     that call it are errored with what happened, never failed, and the other tool is judged."""
-    run = run_suites(pytester, SLOW, extra=(f"--toolconformance-timeout={SLOW_TIMEOUT}",))
-    bound = run.bound(SLOW_TIMEOUT)
-    # Two calls out of time (the first with its retry), the plugin loaded again after each: seconds.
-    assert run.seconds < 120 + 4 * 20 * bound, run.seconds
+    run = run_suites(pytester, SLOW, extra=(f"--toolconformance-timeout={timeout}",))
+    # Out of time: two calls (the first with its retry). Answered late: the calls that make 10 idle bounds.
+    assert run.seconds < 120 + 4 * 20 * run.bound(0.5) + 6 * 20 * (timeout > 1), run.seconds
     assert not run.failed(), run.describe()
     slow = [o for o in run.outcomes if o.tool == "SearchWeb"]
     errored = [o for o in slow if o.outcome == "errored"]
     assert {r for o in errored for r in o.rules} >= {"REG-3", "ERR-2", "SCHEMA-4", "NAME-6", "NAME-5"}, \
         [(o.nodeid, o.outcome) for o in slow]
     assert all("tool SearchWeb of plugin slow_every_call" in o.message for o in errored), errored[0].message
-    assert sum("ran out of time on two different calls" in o.message and "calls it no more" in o.message
-               for o in errored) >= len(errored) - 1, [o.message[:300] for o in errored]
+    assert sum(why in o.message and "calls it no more" in o.message for o in errored) >= len(errored) - 1, \
+        [o.message[:300] for o in errored]
     assert not [o for o in slow if o.outcome == "skipped" and "unusable" in o.message]
     # Its checks that call nothing (names, schema, registration) are judged.
     assert {r for o in slow if o.outcome == "passed" for r in o.rules} >= {"NAME-1", "SCHEMA-1", "SCHEMA-2"}
