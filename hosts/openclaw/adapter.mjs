@@ -9,12 +9,14 @@
 //   open_session    createOpenClawCodingTools (openclaw/plugin-sdk/agent-harness) over that config:
 //                   OpenClaw's core tools, the plugin tools it resolves under its tool policy
 //                   (`tools.deny` from the spec's permissions), wrapped as OpenClaw wraps them; an
-//                   Agent (openclaw/plugin-sdk/agent-core) holding them, driven by a faux model.
+//                   Agent (openclaw/plugin-sdk/agent-core) holding them, driven by a faux model; the
+//                   spec's hooks become a plugin with a real before_tool_call handler.
 //   compose         one faux turn: the tools of the request the Agent really makes, and the OpenAI
 //                   Responses request body @openclaw/ai's serialiser builds from it.
 //   call            a faux tool call run by the Agent's loop: OpenClaw's argument preparation,
-//                   validation, execution in the plugin's scope; `modelResult` is the tool_result
-//                   block of the next request as @openclaw/ai's Anthropic serialiser builds it.
+//                   validation, before_tool_call hooks, execution in the plugin's scope;
+//                   `modelResult` is the tool_result block of the next request as @openclaw/ai's
+//                   Anthropic serialiser builds it.
 //
 // OpenClaw has no seam accounts, live policies, registration scopes, plan mode, sandbox or transport
 // tag: the capabilities below are the ones it has (README.md says how its policy relates to the seam).
@@ -59,13 +61,14 @@ let bound = 2; // seconds plugin code may run in one call (from the kit's timeou
 let callCount = 0;
 let pluginCount = 0; // across resets: a plugin module's path is never reused (Node caches modules by path)
 
-// OpenClaw's import takes seconds (more on a loaded machine): it starts once the hello is answered,
-// and the requests after the hello wait for it.
+// OpenClaw's import takes seconds (tens on a loaded machine): the hello waits for it, under the kit's
+// bound for a host's start, which is longer than a request's (a host restarted after a fault would
+// otherwise spend its first reset's whole bound importing, and be killed again).
 const load = () => (ready ??= Promise.all([
   import("openclaw/plugin-sdk/agent-harness"), import("openclaw/plugin-sdk/agent-core"),
   import("openclaw/plugin-sdk/llm"), import("@openclaw/ai/internal/openai"), import("@openclaw/ai/internal/anthropic"),
-  import(LOADER.href), import(LOADER_RUNTIME.href),
-]).then(([harness, core, llm, openai, anthropic, loader, loaderRuntime]) => {
+  import(LOADER.href), import(LOADER_RUNTIME.href), import("openclaw/plugin-sdk/hook-runtime"),
+]).then(([harness, core, llm, openai, anthropic, loader, loaderRuntime, hookRuntime]) => {
   oc = {
     createOpenClawCodingTools: harness.createOpenClawCodingTools,
     Agent: core.Agent,
@@ -74,6 +77,8 @@ const load = () => (ready ??= Promise.all([
     streamAnthropic: anthropic.streamAnthropic,
     loadPluginRegistryHandle: loader.r,
     clearPluginRegistryLoadCache: loaderRuntime.X,
+    initializeGlobalHookRunner: hookRuntime.initializeGlobalHookRunner,
+    resetGlobalHookRunner: hookRuntime.resetGlobalHookRunner,
   };
 }));
 
@@ -105,6 +110,7 @@ function fresh() {
 function dispose() {
   if (!state) return;
   for (const s of state.sessions.values()) s.agent.abort?.();
+  hookHandlers.clear();
   rmSync(state.root, { recursive: true, force: true, maxRetries: 3 });
   state = null;
 }
@@ -170,10 +176,46 @@ function codingTools(deny = []) {
   });
 }
 
+// The session's hooks as an OpenClaw plugin: a real before_tool_call handler (api.on) that blocks what a
+// "deny" names, in a registry of its own that the call hands OpenClaw's global hook runner. OpenClaw
+// matches hooks by the tool's name lower-cased, as it compares every tool name.
+let hookPlugins = 0;
+function hooksRegistry(hooks, ran) {
+  const n = ++hookPlugins;
+  const id = `tchooks${String(n).padStart(4, "0")}`;
+  const dir = join(state.root, "plugins", `hooks-${n}`);
+  mkdirSync(dir);
+  writeFileSync(join(dir, "package.json"), JSON.stringify({ name: `toolconformance-${id}`, version: "1.0.0", type: "module", openclaw: { extensions: ["./index.js"] } }));
+  writeFileSync(join(dir, "openclaw.plugin.json"), JSON.stringify({ id, name: id, configSchema: { type: "object", additionalProperties: false } }));
+  hookHandlers.set(id, (event) => {
+    for (const hook of hooks) {
+      if (hook.tool !== "*" && key(hook.tool) !== key(event.toolName)) continue;
+      ran.push({ tool: event.toolName, decision: hook.decision ?? "allow" });
+      if (hook.decision === "deny") return { block: true, blockReason: hook.message ?? `blocked by a hook on ${hook.tool}` };
+    }
+    return undefined;
+  });
+  writeFileSync(join(dir, "index.js"), [
+    `const host = globalThis[Symbol.for("pytest-toolconformance.scripted-host")];`,
+    `export default { id: ${JSON.stringify(id)}, name: ${JSON.stringify(id)}, register(api) { api.on("before_tool_call", (event) => host.openclaw.hook(${JSON.stringify(id)}, event)); } };`,
+    "",
+  ].join("\n"));
+  const config = { plugins: { load: { paths: [dir] }, allow: [id], entries: { [id]: { enabled: true } } } };
+  const registry = oc.loadPluginRegistryHandle({ config, workspaceDir: state.workspace, onlyPluginIds: [id] });
+  const problems = registry.diagnostics.filter((d) => d.pluginId === id && d.level === "error");
+  if (problems.length || !registry.typedHooks.some((h) => h.pluginId === id)) {
+    throw new Error(`OpenClaw did not register the session's hooks: ${problems.map((d) => d.message).join("; ") || "no before_tool_call hook"}`);
+  }
+  return registry;
+}
+const hookHandlers = new Map();
+
 function openAgent(spec) {
   const deny = Array.isArray(spec?.permissions?.deny) ? spec.permissions.deny.map(String) : [];
+  const hooks = Array.isArray(spec?.hooks) ? spec.hooks : [];
   const tools = codingTools(deny);
-  const s = { responses: [], deny, agent: null };
+  const s = { responses: [], deny, hooks, hooksRan: [], hookRegistry: null, agent: null };
+  if (hooks.length) s.hookRegistry = hooksRegistry(hooks, s.hooksRan);
   const streamFn = (_model, context) => {
     const stream = oc.createAssistantMessageEventStream();
     const message = s.responses.shift()(context);
@@ -327,6 +369,10 @@ const operations = {
     const timedOut = new Promise((resolve) => {
       timer = setTimeout(() => resolve(null), bound * 1000);
     });
+    const hooksBefore = s.hooksRan.length;
+    // OpenClaw's hook runner is one per process: it gets this session's hooks (or none) for the call.
+    if (s.hookRegistry) oc.initializeGlobalHookRunner(s.hookRegistry);
+    else oc.resetGlobalHookRunner();
     const seen = await Promise.race([
       turn(s, () => assistant([{ type: "toolCall", id, name: tool, arguments: args }], "toolUse"), `call ${tool}`),
       timedOut,
@@ -334,12 +380,12 @@ const operations = {
     const record = takeCallRecord(id);
     if (seen === null) {
       s.agent.abort?.();
-      state.sessions.set(session, openAgent({ permissions: { deny: s.deny } }));
+      state.sessions.set(session, openAgent({ permissions: { deny: s.deny }, hooks: s.hooks }));
       const text = `OpenClaw did not finish the call of ${tool} within ${bound} s`;
       return {
         tool, callId: id, content: [{ type: "text", text }], isError: true, shown: true, handlerRan: record.ran,
         journal: { callId: id, tool, arguments: args }, details: {}, refusal: null, transport: false, timedOut: true,
-        hooksRan: [], observations: record.observations,
+        hooksRan: s.hooksRan.slice(hooksBefore).map(() => tool), observations: record.observations,
         modelResult: { type: "tool_result", tool, callId: id, content: [{ type: "text", text }], isError: true },
       };
     }
@@ -351,16 +397,21 @@ const operations = {
       .findLast((c) => c.type === "tool_result" && c.tool_use_id === id);
     const isError = result?.isError ?? true;
     const content = result?.content ?? [{ type: "text", text: "OpenClaw returned no tool result" }];
+    const hooksRan = s.hooksRan.slice(hooksBefore);
+    const blockedByHook = hooksRan.some((h) => h.decision === "deny");
     let refusal = null;
-    if (!record.ran && isError) {
+    // A hook's block is a plain text result in OpenClaw (not flagged isError), the hook's reason as its text.
+    if (!record.ran && (isError || blockedByHook)) {
       const text = content.map((c) => c.text ?? "").join(" ");
-      const stage = /not found|unknown tool|not available/i.test(text) ? "lookup" : /validat/i.test(text) ? "validation" : "pipeline";
+      const stage = blockedByHook ? "hook"
+        : /not found|unknown tool|not available/i.test(text) ? "lookup" : /validat/i.test(text) ? "validation" : "pipeline";
       refusal = { stage, rule: null, message: text };
     }
     return {
       tool, callId: id, content, isError, shown: true, handlerRan: record.ran,
       journal: sent ? { callId: sent.id, tool: sent.name, arguments: sent.arguments } : null,
-      details: result?.details ?? {}, refusal, transport: false, hooksRan: [], observations: record.observations,
+      details: result?.details ?? {}, refusal, transport: false, hooksRan: hooksRan.map(() => tool),
+      observations: record.observations,
       // What the model receives: the tool_result block of @openclaw/ai's Anthropic request, its content
       // read back into content items; `block` is that block exactly as sent.
       modelResult: block
@@ -373,7 +424,7 @@ const operations = {
 // Plugin code in OpenClaw reads nothing of the seam's identity or access: there is no such API (a
 // tool factory gets its context instead).
 installScriptedHost({});
-globalThis[SCRIPTED].openclaw = { register: registerOnApi };
+globalThis[SCRIPTED].openclaw = { register: registerOnApi, hook: (id, event) => hookHandlers.get(id)?.(event) };
 
 const wrapped = Object.fromEntries(Object.entries(operations).map(([name, op]) => [name, async (params) => {
   await load();
@@ -386,15 +437,15 @@ const wrapped = Object.fromEntries(Object.entries(operations).map(([name, op]) =
 }]));
 
 serve({
-  name: "openclaw", version: VERSION, capabilities: ["registration", "composition", "calls"], operations: wrapped,
+  name: "openclaw", version: VERSION, capabilities: ["registration", "composition", "calls", "hooks"], operations: wrapped,
   // OpenClaw keeps the tool of the plugin it resolves first (tools-CvXdkvXK.mjs: "plugin tool name conflict");
   // load paths and ids both follow install order here.
   collisions: "first-wins",
-  hello: (_params, session) => {
+  hello: async (_params, session) => {
     bound = session.pluginTimeBound;
     dispose();
     state = fresh();
-    setTimeout(() => load().catch(() => {}), 0); // after the answer is written
+    await load();
   },
   reset: async () => {
     await load();

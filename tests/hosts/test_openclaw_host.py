@@ -57,7 +57,7 @@ def test_the_adapter_is_openclaw_and_declares_only_what_openclaw_has(openclaw_in
     try:
         info = adapter.info()
         assert (info["name"], info["version"], info["collisions"]) == ("openclaw", openclaw_installed, "first-wins")
-        assert set(info["capabilities"]) == {"registration", "composition", "calls"}
+        assert set(info["capabilities"]) == {"registration", "composition", "calls", "hooks"}
         assert set(info["capabilities"]) <= set(CAPABILITIES)
         adapter.reset()
         report = adapter.install_plugin({"name": "p", "tools": [_tool("Echo", [{"op": "echo"}])]})
@@ -101,6 +101,14 @@ def test_openclaw_refuses_what_its_registry_and_policy_refuse(openclaw_installed
         assert (lookup["handlerRan"], lookup["refusal"]["stage"]) == (False, "lookup")
         allowed = adapter.open_session({"identity": {"userId": "u1"}})["session"]
         assert adapter.call(allowed, "Shared", {"v": "x"}, "c2")["content"] == [{"type": "text", "text": "one"}]
+        # a session's deny hook is a before_tool_call handler OpenClaw runs: the handler never runs
+        hooked = adapter.open_session({"identity": {"userId": "u1"},
+                                       "hooks": [{"tool": "Shared", "decision": "deny", "message": "held"}]})["session"]
+        blocked = adapter.call(hooked, "Shared", {"v": "x"}, "c3")
+        assert (blocked["handlerRan"], blocked["refusal"]["stage"], blocked["hooksRan"]) == (False, "hook", ["Shared"])
+        assert blocked["content"] == [{"type": "text", "text": "held"}]
+        # and the next session without hooks is not held by them
+        assert adapter.call(allowed, "Shared", {"v": "x"}, "c4")["handlerRan"] is True
     finally:
         adapter.close()
 
