@@ -4,8 +4,9 @@ Usage (each report is what ``--toolconformance-report`` wrote for one host)::
 
     python tools/hosts_matrix.py reference.json pi.json pi-0.73.json aelix.json openclaw.json -o docs/hosts.md
 
-``--check docs/hosts.md`` instead compares the committed page with the one the reports build, each run's
-time and duration left out, and exits 1 with the difference when a verdict changed (``.ci/run`` does this).
+``--check docs/hosts.md`` instead compares the committed page with the one the reports build, verdict by
+verdict (each run's time and what a skipped rule needs left out), and exits 1 with the difference when a
+verdict changed (``.ci/run`` does this).
 
 A cell is the rule's verdict for that host: ``passed``, ``deviation`` (with the declared reason),
 ``skipped`` (with the capabilities the host does not declare), ``failed`` or ``errored``. Nothing is
@@ -125,16 +126,19 @@ def render(reports: Sequence[Mapping[str, Any]], sources: Sequence[str]) -> str:
 
 #: The "run" cell of a host's row: when, how long and with what exit the run went (it differs on every run).
 _RUN_CELL = re.compile(r"\| [^|]*, [^|]* s, exit [^|]* \(`[^`|]*`\) \|$")
+#: What a skipped cell says the rule's checks need: it grows with every check added for other capabilities.
+_SKIP_NEEDS = re.compile(r"skipped: needs [^|]*?(?= \|)")
 
 
-def without_run_cells(page: str) -> str:
-    """The page with each host's run cell blanked: what a new run of unchanged hosts reproduces."""
-    return "\n".join(_RUN_CELL.sub("| (run) |", line) for line in page.splitlines()) + "\n"
+def verdicts(page: str) -> str:
+    """The page as verdicts: each host's run cell blanked and a skipped cell without what it needs, so
+    that a new run of unchanged hosts, or a check added for a capability a host lacks, reproduces it."""
+    return "\n".join(_SKIP_NEEDS.sub("skipped", _RUN_CELL.sub("| (run) |", line)) for line in page.splitlines()) + "\n"
 
 
 def stale_lines(committed: str, built: str) -> list[str]:
-    """The unified diff of a committed page against one built from new runs, run cells aside."""
-    return list(difflib.unified_diff(without_run_cells(committed).splitlines(), without_run_cells(built).splitlines(),
+    """The unified diff of a committed page's verdicts against those of a page built from new runs."""
+    return list(difflib.unified_diff(verdicts(committed).splitlines(), verdicts(built).splitlines(),
                                      "committed", "built from these runs", lineterm=""))
 
 
@@ -143,7 +147,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("reports", nargs="+", help="JSON reports (--toolconformance-report), one per host")
     parser.add_argument("-o", "--output", help="write here instead of stdout (docs/hosts.md)")
     parser.add_argument("--check", metavar="PAGE", help="compare PAGE (docs/hosts.md) with the page these reports "
-                        "build, each run's time left out; exit 1 and show the difference when a verdict changed")
+                        "build, verdict by verdict (not the runs' times, not what a skip needs); exit 1 and show "
+                        "the difference when a verdict changed")
     args = parser.parse_args(argv)
     reports = []
     for source in args.reports:

@@ -86,6 +86,21 @@ def test_check_fails_on_a_changed_verdict_and_shows_the_rule(
     assert "-| REG-4 | passed |" in err and "+| REG-4 | failed |" in err
 
 
+def test_check_passes_a_skip_that_now_names_more_capabilities(tmp_path: Path) -> None:
+    committed = tmp_path / "hosts.md"
+    assert hosts_matrix.main([*_write(tmp_path, {"a.json": _report("a", STATUSES)}), "-o", str(committed)]) == 0
+    report = _report("a", STATUSES)
+    report["rules"][2]["skip_reasons"].append("host 'a' does not declare capability delegation, policy")
+    assert hosts_matrix.main([*_write(tmp_path, {"a.json": report}), "--check", str(committed)]) == 0
+
+
+def test_check_fails_when_a_skipped_rule_is_checked(tmp_path: Path) -> None:
+    committed = tmp_path / "hosts.md"
+    assert hosts_matrix.main([*_write(tmp_path, {"a.json": _report("a", STATUSES)}), "-o", str(committed)]) == 0
+    checked = _write(tmp_path, {"a.json": _report("a", {**STATUSES, "GRANT-1": "passed"})})
+    assert hosts_matrix.main([*checked, "--check", str(committed)]) == 1
+
+
 def test_check_fails_when_a_host_is_added(tmp_path: Path) -> None:
     committed = tmp_path / "hosts.md"
     assert hosts_matrix.main([*_write(tmp_path, {"a.json": _report("a", STATUSES)}), "-o", str(committed)]) == 0
