@@ -78,8 +78,9 @@ OPTIONS: tuple[Option, ...] = (
            "seconds a wire host may take to start and answer the hello, at least 0.1 (default: "
            f"{DEFAULT_HOST_STARTUP_TIMEOUT:g}, or --toolconformance-timeout when that is longer)", "float", "S"),
     Option("--toolconformance-plugin-budget", "toolconformance_plugin_budget",
-           f"seconds a plugin run may take, at least 1 (default {DEFAULT_PLUGIN_BUDGET:g}); a check that starts after "
-           "they are spent is errored, not judged, and the run does not pass", "float", "S"),
+           f"seconds a plugin run may take on an idle machine, at least 1 (default {DEFAULT_PLUGIN_BUDGET:g}), "
+           "stretched by the load measured at start as the step bound is; a check that starts after they are spent "
+           "is errored, not judged, and the run does not pass", "float", "S"),
     Option("--toolconformance-tool-budget", "toolconformance_tool_budget",
            "COST-2: advertised bytes a tool may cost per turn, at least 1; an overrun fails (default: report only)",
            "int", "BYTES"),

@@ -120,7 +120,7 @@ def pytest_report_header(config: pytest.Config) -> list[str] | None:
         lines.append(f"toolconformance: {bounds.of(config).sentence(settings.timeout, 'host request')}")
     if settings.plugin_suites:
         lines.append(f"toolconformance: {bounds.of(config).sentence(settings.timeout)}")
-        lines.append(f"toolconformance: {budget.header_line(settings.plugin_budget)}")
+        lines.append(f"toolconformance: {budget.header_line(settings.plugin_budget, bounds.of(config).factor)}")
         lines += _proc.confinement_header()
         lines += openclaw_header([(spec, options.resolve_path(config, "toolconformance_plugin", spec))
                                   for spec in settings.plugins])

@@ -4,9 +4,11 @@ Every run ends with a verdict in the time a CI job allows. Two things see to it:
 
 * **The run's budget** (``--toolconformance-plugin-budget``, ``options.DEFAULT_PLUGIN_BUDGET`` seconds
   by default, printed in the header), counted from the moment the run first asks for its
-  plugins (collection, where they load). A check that starts after it is spent, and a call a check
-  would make after it, is not made: the check is *errored* saying so, never failed, and the run does
-  not pass (the report says the budget left checks unjudged).
+  plugins (collection, where they load), and stretched by the machine's load as the step bound is
+  (``bounds.py``): the same plugin on the same code gets its verdict on an idle machine and on a
+  loaded one, not a run cut short only where the machine was busy. A check that starts after it is
+  spent, and a call a check would make after it, is not made: the check is *errored* saying so, never
+  failed, and the run does not pass (the report says the budget left checks unjudged).
 * **A tool too slow to judge.** Each call is bounded (``bounds.py``: the step bound, stretched by the
   machine's load), and one out of time is retried with a longer bound; a tool that answers every call
   late, or within a bound the load stretched, would still cost that wait on every generated case of
@@ -37,15 +39,22 @@ _OPTION = "--toolconformance-plugin-budget"
 
 
 class RunBudget:
-    """The seconds a plugin run may take, counted from its start (``clock`` is ``time.monotonic``)."""
+    """The seconds a plugin run may take, counted from its start (``clock`` is ``time.monotonic``):
+    ``seconds`` as given for an idle machine, times ``factor``, the load calibration's (``bounds.py``)."""
 
-    def __init__(self, seconds: float, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, seconds: float, factor: float = 1.0, clock: Callable[[], float] = time.monotonic) -> None:
         self.seconds = float(seconds)
+        self.factor = max(1.0, float(factor))
         self._clock = clock
         self.started = clock()
 
+    @property
+    def limit(self) -> float:
+        """The seconds this run may take on this machine now."""
+        return round(self.seconds * self.factor, 1)
+
     def spent(self) -> bool:
-        return self._clock() - self.started >= self.seconds
+        return self._clock() - self.started >= self.limit
 
     def mark_unjudged(self, item: Any) -> None:
         """Mark the check ``item`` (a pytest item) as left unjudged by the budget, once."""
@@ -55,18 +64,22 @@ class RunBudget:
     def unjudged(self, rule: str, what: str) -> str:
         """Why a check is errored: the budget was spent before ``what`` ("this check started", ...)."""
         return (
-            f"[{rule}] the plugin run's budget of {self.seconds:g} s ({_OPTION}) was spent before {what}, so the "
-            "kit did not judge this check: errored, not failed, and the run did not finish judging. Give the run "
-            f"more time ({_OPTION}=SECONDS, ini toolconformance_plugin_budget), or see which tools are slow in the "
-            "errored checks before this one"
+            f"[{rule}] the plugin run's budget of {self.seconds:g} s ({_OPTION}{self._stretched()}) was spent before "
+            f"{what}, so the kit did not judge this check: errored, not failed, and the run did not finish judging. "
+            f"Give the run more time ({_OPTION}=SECONDS, ini toolconformance_plugin_budget), or see which tools are "
+            "slow in the errored checks before this one"
         )
 
+    def _stretched(self) -> str:
+        return "" if self.factor <= 1.0 else f"; {self.limit:g} s at this machine's load, x{self.factor:g}"
 
-def header_line(seconds: float) -> str:
-    """The report header's line for the run's budget."""
-    return (f"plugin run budget {seconds:g} s ({_OPTION}): a check that starts after it is spent is errored, not "
-            "judged, and the run does not pass; a tool whose calls take longer than --toolconformance-timeout is "
-            f"called no more once they have taken {SLOW_TOOL_BOUNDS:g} times that")
+
+def header_line(seconds: float, factor: float = 1.0) -> str:
+    """The report header's line for the run's budget (``factor``: the load calibration's)."""
+    stretched = RunBudget(seconds, factor)._stretched()
+    return (f"plugin run budget {seconds:g} s ({_OPTION}{stretched}): a check that starts after it is spent is "
+            "errored, not judged, and the run does not pass; a tool whose calls take longer than "
+            f"--toolconformance-timeout is called no more once they have taken {SLOW_TOOL_BOUNDS:g} times that")
 
 
 @dataclass

@@ -423,7 +423,7 @@ class PluginRun:
         # One plugin step's bound on this machine now (--toolconformance-timeout, stretched by the load).
         self.bound = bounds.of(config).bound(self.settings.timeout)
         # Counted from here: the plugins load at collection, and their loads are part of the run.
-        self.budget = RunBudget(self.settings.plugin_budget)
+        self.budget = RunBudget(self.settings.plugin_budget, bounds.of(config).factor)
         self._loaded: dict[int, PluginUnderTest] = {}
         self._listing: list[Any] | None = None
         self._shared = workers.shared_folder(config)

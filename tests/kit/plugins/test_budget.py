@@ -55,6 +55,18 @@ def test_the_budget_is_spent_after_its_seconds() -> None:
         budget.unjudged("ERR-2", "this check started")
 
 
+def test_the_budget_is_stretched_by_the_machines_load_as_the_step_bound_is() -> None:
+    """A run on a loaded machine gets the same verdict, not one cut short where an idle one finishes."""
+    now = [0.0]
+    budget = RunBudget(30, 2.5, clock=lambda: now[0])
+    now[0] += 74.9
+    assert not budget.spent()
+    now[0] += 0.1
+    assert budget.spent()
+    assert ("budget of 30 s (--toolconformance-plugin-budget; 75 s at this machine's load, x2.5) was spent before "
+            "this check started") in budget.unjudged("ERR-2", "this check started")
+
+
 @pytest.mark.parametrize(("timeout", "why"), SLOW_TIMEOUTS)
 def test_a_tool_slow_on_every_call_is_errored_and_the_others_judged(pytester: pytest.Pytester, node_ready: str,
                                                                     timeout: float, why: str) -> None:
@@ -83,11 +95,11 @@ def test_a_tool_slow_on_every_call_is_errored_and_the_others_judged(pytester: py
 def test_the_header_shows_the_budget_from_the_option_or_its_ini_mirror(pytester: pytest.Pytester,
                                                                        node_ready: str) -> None:
     args = ("-p", "no:cacheprovider", "--collect-only", f"--toolconformance-plugin={JS / 'conforming'}")
-    assert "toolconformance: plugin run budget 600 s (--toolconformance-plugin-budget)" in \
+    assert "toolconformance: plugin run budget 600 s (--toolconformance-plugin-budget" in \
         pytester.runpytest_inprocess("--toolconformance", *args).stdout.str()
     pytester.makeini("[pytest]\ntoolconformance_plugin_budget = 42\n")
     out = pytester.runpytest_inprocess("--toolconformance", *args)
-    assert "toolconformance: plugin run budget 42 s (--toolconformance-plugin-budget)" in out.stdout.str()
+    assert "toolconformance: plugin run budget 42 s (--toolconformance-plugin-budget" in out.stdout.str()
     out = pytester.runpytest_inprocess("--toolconformance-plugin-budget=0", *args)
     assert out.ret == pytest.ExitCode.USAGE_ERROR
     assert "--toolconformance-plugin-budget='0' is out of range: it must be at least 1" in out.stderr.str()
@@ -97,16 +109,27 @@ def test_checks_after_the_budget_are_errored_and_the_run_does_not_pass(pytester:
                                                                         node_ready: str) -> None:
     """A check that starts after the run's budget is spent is not judged: errored saying so, and the
     report says the run did not finish judging (it never passes)."""
-    # Collection (where the plugin loads) outlasts a budget of one second, whatever the machine's load.
-    pytester.makeconftest("import time\n\ndef pytest_collection_finish(session):\n    time.sleep(1.5)\n")
+    # The time from the run's start (its first ask for its plugins: collection, or the first check where an
+    # earlier run in this process listed the tools already) to the first check outlasts a budget of one
+    # second, whatever the machine's load: the budget is stretched by the load as the step bound is, so the
+    # wait is too, by the run's own factor. A plugin module (-p), not a conftest: the suites' folder lies
+    # outside the pytester's, where no conftest of the pytester's is read. The run is taken from the kit's
+    # registered plugin module: an in-process run after another may import the kit's modules anew.
+    pytester.makepyfile(outlast_budget=(
+        "import time\nfrom pytest_toolconformance import bounds\n\n"
+        "def pytest_collection_finish(session):\n"
+        "    session.config.pluginmanager.get_plugin('toolconformance-plugin-suites-fixtures')"
+        ".plugin_run(session.config)\n"
+        "    time.sleep(1.5 * bounds.of(session.config).factor)\n"))
+    pytester.syspathinsert()
     report = pytester.path / "report.json"
-    run = run_suites(pytester, JS / "conforming", extra=("--toolconformance-plugin-budget=1",
+    run = run_suites(pytester, JS / "conforming", extra=("-p", "outlast_budget", "--toolconformance-plugin-budget=1",
                                                          f"--toolconformance-report={report}"))
     checks = [o for o in run.outcomes if "nothing-to-check" not in o.nodeid]  # a rule no tool is for: skipped
     assert checks and all(o.outcome == "errored" for o in checks), \
         [(o.nodeid, o.outcome, o.message[:200]) for o in checks if o.outcome != "errored"]
-    assert all("the plugin run's budget of 1 s (--toolconformance-plugin-budget) was spent before this check "
-               "started" in o.message for o in checks), checks[0].message
+    assert all("the plugin run's budget of 1 s (--toolconformance-plugin-budget" in o.message
+               and "was spent before this check started" in o.message for o in checks), checks[0].message
     written = json.loads(report.read_text())
     assert not written["ok"]
     assert any("was spent: " in why and "so the run did not finish judging" in why for why in written["why"]), \
