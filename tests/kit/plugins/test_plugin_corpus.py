@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -100,14 +101,53 @@ def _run(tmp: Path, *extra: str, plugins: Sequence[Path] | None = None, node: Pa
     return verdicts
 
 
+def serial_and_parallel(tmp: Path, **run: Any) -> tuple[dict[str, Verdict], dict[str, Verdict]]:
+    """The serial run and the ``-n 2`` run, side by side (each mostly waits on its node processes)."""
+    with ThreadPoolExecutor(2) as pool:
+        serial = pool.submit(_run, tmp, **run)
+        parallel = pool.submit(_run, tmp, "-n", "2", **run)
+        return serial.result(), parallel.result()
+
+
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, Verdict], dict[str, Verdict]]:
-    """The serial run and the ``-n 2`` run, side by side (each mostly waits on its node processes)."""
-    tmp = tmp_path_factory.mktemp("corpus")
-    with ThreadPoolExecutor(2) as pool:
-        serial = pool.submit(_run, tmp)
-        parallel = pool.submit(_run, tmp, "-n", "2")
-        return serial.result(), parallel.result()
+    return serial_and_parallel(tmp_path_factory.mktemp("corpus"))
+
+
+def judge_rules(name: str, entry: dict[str, Any], mine: list[Verdict]) -> list[str]:
+    """What differs between a loaded plugin's verdicts (``mine``) and its hand verdicts: a must-fail rule
+    that did not fail for its tool (none named: the plugin's), a must-not rule that failed."""
+    failed = {(v.rule, v.tool) for v in mine if v.outcome == "failed"}
+    problems = [f"{name}: {must['rule']} must fail for {must.get('tool', 'the plugin')} ({must['line']}: "
+                f"{must['what']})"
+                for must in entry.get("must_fail", []) if (must["rule"], must.get("tool")) not in failed]
+    for rule in entry["must_not"]:
+        wrong = [v for v in mine if v.rule == rule and v.outcome == "failed"]
+        if wrong:
+            problems.append(f"{name}: {rule} must not fail, but: {wrong[0].message[:400]}")
+    return problems
+
+
+def assert_same_with_two_workers(runs: tuple[dict[str, Verdict], dict[str, Verdict]]) -> None:
+    serial, parallel = runs
+    assert serial, "the corpus run collected nothing"
+    differ = sorted(n for n in set(serial) | set(parallel)
+                    if (serial.get(n) and serial[n].outcome) != (parallel.get(n) and parallel[n].outcome))
+    assert not differ, "\n".join(f"{n}\n  serial: {_said(serial.get(n))}\n  -n 2:   {_said(parallel.get(n))}"
+                                  for n in differ[:5])
+
+
+def assert_sentences_are_the_seeds(judged: list[dict[str, Any]]) -> None:
+    """Every must-fail sentence of ``judged`` is quoted from the seed, word for word."""
+    # ../shared beside the checkout, as CI lays it (the package itself never reads it).
+    folder = SHARED / "seed"
+    seed = next(folder.glob("*.txt"), None) if folder.is_dir() else None
+    if seed is None:
+        pytest.skip(f"the seed text is not beside the checkout ({folder})")
+    text = re.sub(r"\s+", " ", seed.read_text("utf-8"))
+    for entry in judged:
+        for must in entry.get("must_fail", []):
+            assert must["sentence"] in text, (entry["name"], must["sentence"])
 
 
 def _registers_a_tool(path: Path) -> bool:
@@ -133,7 +173,6 @@ def test_every_extension_is_judged_as_by_hand(runs: tuple[dict[str, Verdict], di
     for ext in JUDGED:
         name = ext["name"]
         mine = [v for v in serial.values() if v.plugin == name]
-        failed = {(v.rule, v.tool) for v in mine if v.outcome == "failed"}
         if ext.get("loads", True) is False:
             load = [v for v in mine if v.rule == "REG-1" and v.outcome == "failed"]
             # The finding's first line names REG-1, its next says what the load did: why it cannot load.
@@ -147,29 +186,16 @@ def test_every_extension_is_judged_as_by_hand(runs: tuple[dict[str, Verdict], di
             problems.append(f"{name}: did not load: {[v.message[:300] for v in mine if v.rule == 'REG-1']}")
             continue
         loaded += 1
-        ok = True
-        for must in ext.get("must_fail", []):
-            if (must["rule"], must["tool"]) not in failed:
-                ok = False
-                problems.append(f"{name}: {must['rule']} must fail for {must['tool']} ({must['line']}: {must['what']})")
-        for rule in ext["must_not"]:
-            wrong = [v for v in mine if v.rule == rule and v.outcome == "failed"]
-            if wrong:
-                ok = False
-                problems.append(f"{name}: {rule} must not fail, but: {wrong[0].message[:400]}")
-        matched += ok
+        differs = judge_rules(name, ext, mine)
+        problems += differs
+        matched += not differs
     total = sum(1 for e in JUDGED if e.get("loads", True) is not False)
     print(f"corpus: {len(JUDGED)} extensions, {loaded} loaded, {matched}/{total} verdicts matched")
     assert not problems, "\n".join(problems)
 
 
 def test_verdicts_are_the_same_with_two_workers(runs: tuple[dict[str, Verdict], dict[str, Verdict]]) -> None:
-    serial, parallel = runs
-    assert serial, "the corpus run collected nothing"
-    differ = sorted(n for n in set(serial) | set(parallel)
-                    if (serial.get(n) and serial[n].outcome) != (parallel.get(n) and parallel[n].outcome))
-    assert not differ, "\n".join(f"{n}\n  serial: {_said(serial.get(n))}\n  -n 2:   {_said(parallel.get(n))}"
-                                  for n in differ[:5])
+    assert_same_with_two_workers(runs)
 
 
 def _said(verdict: Verdict | None) -> str:
@@ -184,15 +210,7 @@ def _said(verdict: Verdict | None) -> str:
 
 def test_seed_sentences_are_the_seeds() -> None:
     """Every must-fail sentence is quoted from the seed, word for word."""
-    # ../shared beside the checkout, as CI lays it (the package itself never reads it).
-    folder = SHARED / "seed"
-    seed = next(folder.glob("*.txt"), None) if folder.is_dir() else None
-    if seed is None:
-        pytest.skip(f"the seed text is not beside the checkout ({folder})")
-    text = re.sub(r"\s+", " ", seed.read_text("utf-8"))
-    for ext in JUDGED:
-        for must in ext.get("must_fail", []):
-            assert must["sentence"] in text, (ext["name"], must["sentence"])
+    assert_sentences_are_the_seeds(JUDGED)
 
 
 def test_third_party_extensions_are_pinned_and_listed_by_their_packages() -> None:

@@ -9,15 +9,19 @@ The plugins come from npm (tests/subjects/corpus/openclaw, its own prefix, insta
 from __future__ import annotations
 
 import json
-import re
 import tomllib
-from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
 from pytest_toolconformance.plugins.loaders.openclaw import extension_entries, read_manifest
-from tests.kit.plugins.test_plugin_corpus import Verdict, _run, _said
-from tests.paths import CORPUS, SHARED
+from tests.kit.plugins.test_plugin_corpus import (
+    Verdict,
+    assert_same_with_two_workers,
+    assert_sentences_are_the_seeds,
+    judge_rules,
+    serial_and_parallel,
+)
+from tests.paths import CORPUS
 
 PREFIX = CORPUS / "openclaw"
 MODULES = PREFIX / "node_modules"
@@ -33,13 +37,8 @@ pytestmark = [
 
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, Verdict], dict[str, Verdict]]:
-    """The serial run and the ``-n 2`` run, side by side."""
-    tmp = tmp_path_factory.mktemp("corpus-openclaw")
-    plugins = [MODULES / p["folder"] for p in JUDGED]
-    with ThreadPoolExecutor(2) as pool:
-        serial = pool.submit(_run, tmp, plugins=plugins, node=NODE)
-        parallel = pool.submit(_run, tmp, "-n", "2", plugins=plugins, node=NODE)
-        return serial.result(), parallel.result()
+    return serial_and_parallel(tmp_path_factory.mktemp("corpus-openclaw"),
+                               plugins=[MODULES / p["folder"] for p in JUDGED], node=NODE)
 
 
 def test_every_plugin_is_judged_as_by_hand(runs: tuple[dict[str, Verdict], dict[str, Verdict]]) -> None:
@@ -49,7 +48,6 @@ def test_every_plugin_is_judged_as_by_hand(runs: tuple[dict[str, Verdict], dict[
     for plugin in JUDGED:
         name = plugin["name"]
         mine = [v for v in serial.values() if v.plugin == name]
-        failed = {(v.rule, v.tool) for v in mine if v.outcome == "failed"}
         if plugin.get("loads", True) is False:
             # One REG-1 finding that says why OpenClaw cannot load it either, in words the author acts on.
             load = [v for v in mine if v.rule == "REG-1" and v.outcome == "failed"]
@@ -63,18 +61,9 @@ def test_every_plugin_is_judged_as_by_hand(runs: tuple[dict[str, Verdict], dict[
         tools = {v.tool for v in mine if v.tool}
         if plugin.get("registers", True) and not tools:
             problems.append(f"{name}: registered no tool")
-        ok = True
-        for must in plugin.get("must_fail", []):
-            if (must["rule"], must.get("tool")) not in failed:
-                ok = False
-                problems.append(f"{name}: {must['rule']} must fail for {must.get('tool', 'the plugin')} "
-                                f"({must['line']}: {must['what']})")
-        for rule in plugin["must_not"]:
-            wrong = [v for v in mine if v.rule == rule and v.outcome == "failed"]
-            if wrong:
-                ok = False
-                problems.append(f"{name}: {rule} must not fail, but: {wrong[0].message[:400]}")
-        matched += ok
+        differs = judge_rules(name, plugin, mine)
+        problems += differs
+        matched += not differs
     print(f"OpenClaw corpus: {len(JUDGED)} plugins, {matched}/{len(JUDGED)} verdicts matched")
     assert not problems, "\n".join(problems)
 
@@ -92,12 +81,7 @@ def test_what_openclaw_refuses_is_said_in_its_words(runs: tuple[dict[str, Verdic
 
 
 def test_verdicts_are_the_same_with_two_workers(runs: tuple[dict[str, Verdict], dict[str, Verdict]]) -> None:
-    serial, parallel = runs
-    assert serial, "the corpus run collected nothing"
-    differ = sorted(n for n in set(serial) | set(parallel)
-                    if (serial.get(n) and serial[n].outcome) != (parallel.get(n) and parallel[n].outcome))
-    assert not differ, "\n".join(f"{n}\n  serial: {_said(serial.get(n))}\n  -n 2:   {_said(parallel.get(n))}"
-                                  for n in differ[:5])
+    assert_same_with_two_workers(runs)
 
 
 def test_plugins_are_pinned_and_loaded_from_their_own_manifests() -> None:
@@ -119,11 +103,4 @@ def test_plugins_are_pinned_and_loaded_from_their_own_manifests() -> None:
 
 
 def test_seed_sentences_are_the_seeds() -> None:
-    folder = SHARED / "seed"
-    seed = next(folder.glob("*.txt"), None) if folder.is_dir() else None
-    if seed is None:
-        pytest.skip(f"the seed text is not beside the checkout ({folder})")
-    text = re.sub(r"\s+", " ", seed.read_text("utf-8"))
-    for plugin in JUDGED:
-        for must in plugin.get("must_fail", []):
-            assert must["sentence"] in text, (plugin["name"], must["sentence"])
+    assert_sentences_are_the_seeds(JUDGED)
