@@ -452,15 +452,13 @@ def test_the_kits_own_set_up_is_not_the_plugins_time(
 
 ONCE_PER_WORKSPACE = """
 import fs from "node:fs";
-import path from "node:path";
 import { defineTool } from "@earendil-works/pi-coding-agent";
 import { Type } from "typebox";
 
 export function register(ctx) {
-  // Registers once per workspace: a second instance, in this process or another, refuses to load.
-  const marker = path.join(process.cwd(), ".registered");
-  if (fs.existsSync(marker)) throw new Error("already registered in this workspace");
-  fs.writeFileSync(marker, "");
+  // Loads once: once the file beside it says so, every later instance, in this process or another, refuses
+  // to load (a state the kit's isolation cannot reset: the plugin's own folder, read-only to it).
+  if (fs.existsSync(new URL("./loaded-once", import.meta.url))) throw new Error("already registered in this workspace");
   ctx.registerTool(defineTool({
     name: "Echo", label: "Echo", description: "Returns the supplied text.",
     parameters: Type.Object({ value: Type.String({ description: "Text to return." }) }),
@@ -478,7 +476,13 @@ def test_a_check_without_a_fresh_instance_is_errored(pytester: pytest.Pytester, 
     folder.mkdir()
     (folder / "node_modules").symlink_to(NODE_MODULES)
     (folder / "index.mjs").write_text(ONCE_PER_WORKSPACE)
-    run = run_suites(pytester, folder / "index.mjs", extra=("--toolconformance-max-examples=1",))
+    # Written once the run has loaded the plugin (collection), before its first check.
+    pytester.makepyfile(loaded_once=(
+        "from pathlib import Path\n\n"
+        "def pytest_collection_finish(session):\n"
+        f"    Path({str(folder / 'loaded-once')!r}).write_text('')\n"))
+    pytester.syspathinsert()
+    run = run_suites(pytester, folder / "index.mjs", extra=("-p", "loaded_once", "--toolconformance-max-examples=1"))
     assert not run.failed(), run.describe()
     errored = [o for o in run.outcomes if o.outcome == "errored"]
     assert errored and all("could not load a fresh instance of it for this check" in o.message and
