@@ -476,10 +476,11 @@ def test_a_check_without_a_fresh_instance_is_errored(pytester: pytest.Pytester, 
     folder.mkdir()
     (folder / "node_modules").symlink_to(NODE_MODULES)
     (folder / "index.mjs").write_text(ONCE_PER_WORKSPACE)
-    # Written once the run has loaded the plugin (collection), before its first check.
+    # Written once the first check is done (the plugin is loaded when the run is, at collection or, where
+    # another process listed its tools, at the first check): every later check needs another instance.
     pytester.makepyfile(loaded_once=(
         "from pathlib import Path\n\n"
-        "def pytest_collection_finish(session):\n"
+        "def pytest_runtest_teardown(item):\n"
         f"    Path({str(folder / 'loaded-once')!r}).write_text('')\n"))
     pytester.syspathinsert()
     run = run_suites(pytester, folder / "index.mjs", extra=("-p", "loaded_once", "--toolconformance-max-examples=1"))

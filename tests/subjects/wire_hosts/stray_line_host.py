@@ -9,6 +9,8 @@ from typing import Any
 
 from _faulty import FaultyServer, run
 
+from pytest_toolconformance.host.wire.reference_server import Server
+
 
 class StrayLineServer(FaultyServer):
     stray_written = False
@@ -23,7 +25,8 @@ class StrayLineServer(FaultyServer):
         if not self.stray_written:
             self.stray_written = True
             self.write_raw(b"opening session\n")
-        return super().handle(json.dumps(request).encode())
+        # Served as the reference host serves it: FaultyServer.handle would hand it back here.
+        return Server.handle(self, json.dumps(request).encode())
 
 
 if __name__ == "__main__":
