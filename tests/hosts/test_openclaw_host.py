@@ -22,6 +22,7 @@ import pytest
 from pytest_toolconformance.host.contract import CAPABILITIES
 from pytest_toolconformance.host.wire.client import WireHostAdapter
 from pytest_toolconformance.report.deviations import load_deviations
+from tests.hosts.deviation_runs import run_rules, statuses
 from tests.paths import REPO
 
 pytestmark = pytest.mark.node
@@ -135,21 +136,11 @@ def test_every_reason_cites_the_source_lines_that_do_it(openclaw_installed: str)
             assert int(first) <= int(last or first) <= len(lines), f"{entry.rule}: {path}:{first} is not in the file"
 
 
-RULES = "SCHEMA-1 or ERR-5 or REG-5"
-
-
 def _run(pytester: pytest.Pytester, deviations: Path | None) -> tuple[int, dict, str]:
-    report = pytester.path / "openclaw.json"
-    args = ["--toolconformance", f"--toolconformance-host=exec:{HOST}", f"--toolconformance-report={report}",
-            "--toolconformance-timeout=30", "-k", RULES, "-p", "no:cacheprovider", "-q"]
-    if deviations is not None:
-        args.append(f"--toolconformance-deviations={deviations}")
-    result = pytester.runpytest_subprocess(*args, timeout=900)
-    return result.ret, json.loads(report.read_text("utf-8")), result.stdout.str()
+    return run_rules(pytester, HOST, deviations, name="openclaw", timeout=900)
 
 
-def _status(report: dict) -> dict[str, str]:
-    return {r["id"]: r["status"] for r in report["rules"] if r["id"] in RULES.split(" or ")}
+_status = statuses
 
 
 def test_deviations_excuse_openclaw_and_go_stale(openclaw_installed: str, pytester: pytest.Pytester) -> None:
