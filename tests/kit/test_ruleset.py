@@ -79,3 +79,19 @@ def test_every_frozen_set_names_rules_of_the_catalog_and_checks_the_kit_had() ->
         frozen = ruleset.load(name)
         assert frozen is not None and frozen.rules <= set(all_rules()), name
         assert frozen.checks and all("::test_" in check for check in frozen.checks), name
+
+
+def test_a_set_holds_its_checks_by_name_wherever_the_kit_keeps_them() -> None:
+    """A check's name is unique across the suites, so a set holds it whatever module it lives in: 2026.12
+    was frozen when suite_calls.py and suite_access.py held several rule families, and still gates on
+    every check it froze (385, all of them still in the kit) and on nothing else."""
+    current = ruleset.current_checks()
+    names = [ruleset.check_name(check) for check in current]
+    assert sorted(name for name in set(names) if names.count(name) > 1) == []
+
+    frozen = ruleset.load("2026.12")
+    assert frozen is not None
+    held = {check for check, rules in current.items() if frozen.holds(check, rules)}
+    assert len(frozen.checks) == 385 and {ruleset.check_name(check) for check in held} == frozen.check_names
+    moved = ruleset.check_name("suite_access.py::test_planfile1_presence")
+    assert "suite_access.py::test_planfile1_presence" in frozen.checks and f"suite_planfile.py::{moved}" in held

@@ -13,10 +13,26 @@ from pytest_toolconformance.host.client import HostClient, check
 
 JSON = dict[str, Any]
 # Keys that would carry registration metadata into a provider payload's tool entry (DIAG-3).
-METADATA_KEYS = frozenset({
-    "external", "origin", "ownerUserId", "owner_user_id", "projectId", "project_id", "platform", "readOnly",
-    "read_only", "plugin", "owner", "scope", "deferLoading", "deferred", "showOutput", "metadata",
-})
+METADATA_KEYS = frozenset(
+    {
+        "external",
+        "origin",
+        "ownerUserId",
+        "owner_user_id",
+        "projectId",
+        "project_id",
+        "platform",
+        "readOnly",
+        "read_only",
+        "plugin",
+        "owner",
+        "scope",
+        "deferLoading",
+        "deferred",
+        "showOutput",
+        "metadata",
+    }
+)
 EXCLUDED_FROM_REASON = ("Bash", "ToolSearch")
 
 
@@ -47,7 +63,8 @@ def keeps_schema(advertised: Any, original: Mapping[str, Any]) -> bool:
     own = advertised["properties"]
     required = advertised.get("required") or []
     return all(_keeps_definition(own.get(k), v) for k, v in (original.get("properties") or {}).items()) and (
-        isinstance(required, list) and set(original.get("required") or []) <= set(required))
+        isinstance(required, list) and set(original.get("required") or []) <= set(required)
+    )
 
 
 def _keeps_definition(advertised: Any, original: Any) -> bool:
@@ -73,9 +90,13 @@ def install(client: HostClient, plugins: Iterable[JSON], *, rule: str | None = N
     for doc in plugins:
         report = client.install(doc)
         names = [t["name"] for t in doc["tools"]]
-        check("error" not in report and sorted(report.get("accepted") or []) == sorted(names),
-              f"plugin {doc['name']!r} installs with every generated tool accepted (they are all valid)",
-              report, {"plugin": doc}, rule=rule)
+        check(
+            "error" not in report and sorted(report.get("accepted") or []) == sorted(names),
+            f"plugin {doc['name']!r} installs with every generated tool accepted (they are all valid)",
+            report,
+            {"plugin": doc},
+            rule=rule,
+        )
 
 
 def by_name(entries: Iterable[Mapping[str, Any]]) -> dict[str, Mapping[str, Any]]:
@@ -104,8 +125,10 @@ def valid_utf8(text: Any) -> bool:
         return False
     return True
 
-def compose_catalog(client: HostClient, example: tuple[tcs.Catalog, list[JSON]]
-                     ) -> Iterable[tuple[JSON, JSON, tcs.Catalog, JSON]]:
+
+def compose_catalog(
+    client: HostClient, example: tuple[tcs.Catalog, list[JSON]]
+) -> Iterable[tuple[JSON, JSON, tcs.Catalog, JSON]]:
     """A fresh host with the catalog's plugins installed, composed in each of its session specs:
     ``(spec, composition, catalog, scenario)`` for each."""
     catalog, specs = example
@@ -116,13 +139,23 @@ def compose_catalog(client: HostClient, example: tuple[tcs.Catalog, list[JSON]]
 
 
 def scope_name(tool: tcs.CatalogTool) -> str:
-    parts = [f"{k}={v}" for k, v in (("ownerUserId", tool.owner_user_id), ("projectId", tool.project_id),
-                                      ("platform", tool.platform)) if v is not None]
+    parts = [
+        f"{k}={v}"
+        for k, v in (("ownerUserId", tool.owner_user_id), ("projectId", tool.project_id), ("platform", tool.platform))
+        if v is not None
+    ]
     return ", ".join(parts) or "instance-wide"
 
 
 #: A catalog and one or two sessions to compose it in.
 CATALOG_SESSIONS = st.tuples(tcs.catalogs(), st.lists(tcs.session_specs(), min_size=1, max_size=2))
+#: A catalog with read-only declarations (short descriptions) and a session to compose it in (RO, PLAN).
+READ_ONLY_SESSIONS = st.tuples(tcs.catalogs(read_only=True, long_descriptions=False), tcs.session_specs())
+
+
+def tool_entry(composition: JSON, name: str, key: str = "tools") -> JSON | None:
+    """The entry of tool ``name`` in a composition's ``tools`` (what the model is sent) or ``catalog``."""
+    return next((t for t in composition.get(key) or [] if t.get("name") == name), None)
 
 
 def handler_received(outcome: Mapping[str, Any]) -> Any:
@@ -138,11 +171,13 @@ __all__ = [
     "EXCLUDED_FROM_REASON",
     "JSON",
     "METADATA_KEYS",
+    "READ_ONLY_SESSIONS",
     "by_name",
     "compose_catalog",
     "install",
     "scope_name",
     "strings_in",
+    "tool_entry",
     "valid_utf8",
     "without_reason",
 ]

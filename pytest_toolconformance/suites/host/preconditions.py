@@ -52,8 +52,10 @@ def origin_holds(client: HostClient, rule: str) -> None:
         return
     broken = origin_broken(client)
     if broken is not None and broken[0] != rule:
-        pytest.skip(f"blocked by {broken[0]}: this {rule} check registers tools whose origin the host gets wrong "
-                    f"(probe catalog origin {shorten(broken[1])})")
+        pytest.skip(
+            f"blocked by {broken[0]}: this {rule} check registers tools whose origin the host gets wrong "
+            f"(probe catalog origin {shorten(broken[1])})"
+        )
 
 
 @contextmanager
@@ -68,7 +70,9 @@ def origin_precondition(client: HostClient) -> Iterator[None]:
 
 def origin_checked(client: HostClient, body: Callable[[T], None]) -> Callable[[T], None]:
     """``body`` (a property's, over internal tools) with its findings re-examined by :func:`origin_holds`."""
+
     def checked(example: T) -> None:
         with origin_precondition(client):
             body(example)
+
     return checked

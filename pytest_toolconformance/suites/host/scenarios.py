@@ -193,7 +193,8 @@ class CaseRunner:
             )
         rule = step.get("rule") or self.case.rules[0]
         installs = bool(self.case.data.get("plugins")) or any(
-            s.get("do") == "install" for s in self.case.data.get("steps", []))
+            s.get("do") == "install" for s in self.case.data.get("steps", [])
+        )
         if rule not in self.case.rules:
             if installs:
                 # A precondition broken because the host gets origin wrong is blocked by the origin rule,

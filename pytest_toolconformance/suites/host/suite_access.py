@@ -1,7 +1,4 @@
-"""Live identity and access, delegation and the plan-file allowance: what JSON says badly.
-
-The scenario files (scenarios/access, planfile, deleg) hold the single cases; this module holds
-the generated ones:
+"""ACCESS: live identity and access, what the scenario files (scenarios/access) say badly.
 
 - a hypothesis state machine over random sequences of policy changes (demote/promote admin,
   revoke/grant Projects, revoke/grant owner, open another session) that checks, after every step
@@ -10,16 +7,11 @@ the generated ones:
   never widens, and the identity drops revoked privilege but is never promoted;
 - ACCESS-5 with a handler that reads access and identity, changes the policy, waits, and reads again;
 - the file tools over a real directory for random roots (ACCESS-8), random roots at queue and at run
-  time (ACCESS-6), and random histories of Read, out-of-band changes, Write and Edit (ACCESS-7);
-- the PLANFILE-1 matrix: every conversation x mode, and every kind of delegated child;
-- random delegation chains (DELEG-2/3, PLANFILE-5): whatever a child's request asks for, readOnly
-  and planMode are never cleared, planFile is never forwarded, no child gets a mode directive.
+  time (ACCESS-6), and random histories of Read, out-of-band changes, Write and Edit (ACCESS-7).
 """
 
 from __future__ import annotations
 
-import itertools
-from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -42,8 +34,14 @@ PROJECTS = ("p1", "p2", "p3", "p4")
 class _Tracked:
     """One open session and what the kit knows it captured."""
 
-    def __init__(self, session: Session, ceiling_admin: bool, ceiling_projects: frozenset[str],
-                 identity_admin: bool, identity_owner: bool) -> None:
+    def __init__(
+        self,
+        session: Session,
+        ceiling_admin: bool,
+        ceiling_projects: frozenset[str],
+        identity_admin: bool,
+        identity_owner: bool,
+    ) -> None:
         self.session = session
         self.ceiling_admin = ceiling_admin
         self.ceiling_projects = ceiling_projects
@@ -451,223 +449,3 @@ def test_access7_guard_over_random_histories(toolconformance_host: HostClient) -
                     seen = new
 
     seeded(run)()
-
-
-# -- PLANFILE-1: the matrix -----------------------------------------------------------------------
-
-CONVERSATIONS = ("host", "managed", "local")
-MODES = ("build", "plan")
-SUBJECTS = ("turn", "read-only child", "child asked for write access", "grandchild")
-
-
-def _open_turn(client: HostClient, conversation: str, mode: str) -> Session:
-    spec: JSON = {"identity": {"userId": "u-plan"}, "conversation": conversation, "mode": mode}
-    if conversation != "host":
-        spec["projectId"] = "proj-1"
-    return client.open(**spec)
-
-
-def _subject(turn: Session, subject: str, plan_file: str | None) -> Session:
-    requested: JSON = {"planFile": plan_file} if plan_file else {}
-    if subject == "turn":
-        return turn
-    if subject == "read-only child":
-        return turn.delegate(read_only=True, requested=requested)
-    if subject == "child asked for write access":
-        return turn.delegate(read_only=False, requested={**requested, "readOnly": False, "planMode": False})
-    return turn.delegate(read_only=True, requested=requested).delegate(read_only=True, requested=requested)
-
-
-@pytest.mark.toolconformance("PLANFILE-1")
-@pytest.mark.parametrize(
-    ("conversation", "mode", "subject"),
-    list(itertools.product(CONVERSATIONS, MODES, SUBJECTS)),
-    ids=[f"{c}-{m}-{s.replace(' ', '-')}" for c, m, s in itertools.product(CONVERSATIONS, MODES, SUBJECTS)],
-)
-def test_planfile1_presence(toolconformance_host: HostClient, conversation: str, mode: str, subject: str) -> None:
-    """planFile is on a managed/local Project conversation's own Plan turn, and nowhere else."""
-    toolconformance_host.require("plan-mode", "plan-file")
-    if subject != "turn":
-        toolconformance_host.require("delegation")
-    turn = _open_turn(toolconformance_host, conversation, mode)
-    plan_file = turn.access().get("planFile")
-    target = _subject(turn, subject, plan_file if isinstance(plan_file, str) else "/workspace/.plans/forged/plan.md")
-    access = target.access()
-    own_plan_turn = subject == "turn" and mode == "plan" and conversation in ("managed", "local")
-    scenario = {"open": turn.spec, "subject": subject}
-    if own_plan_turn:
-        got = access.get("planFile")
-        check(
-            isinstance(got, str) and got.startswith("/workspace/") and len(got) > len("/workspace/"),
-            f"a {conversation} Project conversation's own Plan turn carries planFile, an exact guest path under "
-            "/workspace",
-            access,
-            scenario,
-        )
-    else:
-        check(
-            access.get("planFile") is None,
-            f"no planFile on a {mode} turn of a {conversation} conversation's {subject}",
-            access,
-            scenario,
-        )
-
-
-@pytest.mark.toolconformance("PLANFILE-1")
-@pytest.mark.parametrize(
-    ("conversation", "mode"), [("host", "plan"), ("host", "build"), ("managed", "build"), ("local", "build")]
-)
-def test_planfile1_spec_contradiction_refused(toolconformance_host: HostClient, conversation: str, mode: str) -> None:
-    """A session spec that names planFile where none is minted is refused as a spec error naming PLANFILE-1."""
-    toolconformance_host.require("plan-file")
-    spec: JSON = {
-        "identity": {"userId": "u-plan"},
-        "conversation": conversation,
-        "mode": mode,
-        "planFile": "/workspace/.plans/forged/plan.md",
-    }
-    if conversation != "host":
-        spec["projectId"] = "proj-1"
-    answer = toolconformance_host.open_raw(spec)
-    err = answer.get("error") or {}
-    check(
-        err.get("kind") == "spec" and "PLANFILE-1" in f"{err.get('rule')} {err.get('message')}",
-        "the spec is refused: error.kind 'spec', naming PLANFILE-1 (rule or message)",
-        answer,
-        {"open": spec},
-    )
-
-
-# -- DELEG-2/3 and PLANFILE-5: random delegation chains --------------------------------------------
-
-_REQUESTED = st.fixed_dictionaries(
-    {},
-    optional={
-        "readOnly": st.booleans(),
-        "planMode": st.booleans(),
-        "planFile": st.sampled_from(["{plan}", "/workspace/.plans/forged/plan.md"]),
-    },
-)
-_CHAIN = st.lists(st.tuples(st.booleans(), _REQUESTED), min_size=1, max_size=4)
-_STARTS = st.sampled_from(
-    [("managed", "plan"), ("local", "plan"), ("host", "plan"), ("managed", "build"), ("host", "build")]
-)
-
-
-def _walk_chain(
-    client: HostClient,
-    start: tuple[str, str],
-    chain: list[tuple[bool, JSON]],
-    visit: Callable[[int, Session, JSON, JSON, JSON], None],
-) -> None:
-    client.reset()
-    turn = _open_turn(client, *start)
-    parent_access = turn.access()
-    plan = parent_access.get("planFile") or "/workspace/.plans/none/plan.md"
-    steps: list[JSON] = [{"open": {"conversation": start[0], "mode": start[1]}, "access": parent_access}]
-    current = turn
-    for depth, (read_only, requested) in enumerate(chain, start=1):
-        asked = {k: (plan if v == "{plan}" else v) for k, v in requested.items()}
-        steps.append({"delegate": {"readOnly": read_only, "requested": asked}})
-        current = current.delegate(read_only=read_only, requested=asked)
-        access = current.access()
-        visit(depth, current, parent_access, access, {"steps": steps, "delegated": {"readOnly": read_only}})
-        parent_access = access
-        steps[-1]["access"] = access
-
-
-def _chain_property(client: HostClient, visit: Callable[[int, Session, JSON, JSON, JSON], None]) -> None:
-    @settings_for(20)
-    @given(start=_STARTS, chain=_CHAIN)
-    def run(start: tuple[str, str], chain: list[tuple[bool, JSON]]) -> None:
-        _walk_chain(client, start, chain, visit)
-
-    seeded(run)()
-
-
-@pytest.mark.toolconformance("DELEG-3")
-def test_deleg3_child_never_clears_restrictions(toolconformance_host: HostClient) -> None:
-    """Whatever the delegation request asks for, a child keeps its parent's readOnly and planMode, and a
-    child delegated read-only is read-only."""
-    toolconformance_host.require("delegation", "plan-mode")
-
-    def visit(depth: int, child: Session, parent: JSON, access: JSON, scenario: JSON) -> None:
-        if parent.get("readOnly") is True or scenario["delegated"]["readOnly"]:
-            check(
-                access.get("readOnly") is True,
-                f"the child at depth {depth} stays readOnly (its parent was read-only or it was delegated read-only)",
-                access,
-                scenario,
-            )
-        if parent.get("planMode") is True:
-            check(
-                access.get("planMode") is True,
-                f"the child at depth {depth} keeps planMode, whatever its request said",
-                access,
-                scenario,
-            )
-
-    _chain_property(toolconformance_host, visit)
-
-
-@pytest.mark.toolconformance("PLANFILE-5")
-def test_planfile5_never_forwarded_down_a_chain(toolconformance_host: HostClient) -> None:
-    """No child at any depth carries planFile, even when its request names the parent's plan path."""
-    toolconformance_host.require("delegation", "plan-file")
-
-    def visit(depth: int, child: Session, parent: JSON, access: JSON, scenario: JSON) -> None:
-        check(
-            access.get("planFile") is None,
-            f"the child at depth {depth} has no planFile (never constructed for or forwarded to a child)",
-            access,
-            scenario,
-        )
-
-    _chain_property(toolconformance_host, visit)
-
-
-@pytest.mark.toolconformance("DELEG-2")
-def test_deleg2_plan_mode_kept_without_directive(toolconformance_host: HostClient) -> None:
-    """Below a Plan turn every descendant keeps planMode true, yet starts in Build: no mode directive."""
-    toolconformance_host.require("delegation", "plan-mode", "composition")
-
-    def visit(depth: int, child: Session, parent: JSON, access: JSON, scenario: JSON) -> None:
-        if parent.get("planMode") is True:
-            check(
-                access.get("planMode") is True,
-                f"the delegated origin at depth {depth} keeps planMode true for further delegation",
-                access,
-                scenario,
-            )
-        directive = child.compose().get("modeDirective")
-        check(
-            directive is None,
-            f"the child at depth {depth} starts in Build with no mode directive",
-            {"modeDirective": directive},
-            scenario,
-        )
-
-    _chain_property(toolconformance_host, visit)
-
-
-@pytest.mark.toolconformance("DELEG-1")
-@pytest.mark.parametrize(("conversation", "mode"), list(itertools.product(CONVERSATIONS, MODES)))
-def test_deleg1_read_only_flags(toolconformance_host: HostClient, conversation: str, mode: str) -> None:
-    """readOnly is true on every Plan turn and on every read-only delegated origin, false on a Build turn."""
-    toolconformance_host.require("delegation", "plan-mode")
-    turn = _open_turn(toolconformance_host, conversation, mode)
-    access = turn.access()
-    scenario = {"open": turn.spec}
-    check(
-        access.get("readOnly") is (mode == "plan"),
-        f"a {mode} turn has readOnly {mode == 'plan'} (the admitted Plan restriction)",
-        access,
-        scenario,
-    )
-    child = turn.delegate(read_only=True).access()
-    check(
-        child.get("readOnly") is True,
-        "a read-only delegated child has readOnly true",
-        child,
-        {**scenario, "delegate": {"readOnly": True}},
-    )

@@ -36,8 +36,12 @@ def _advertised(session: Session, name: str, scenario: Any) -> tuple[JSON, JSON]
     composed = session.compose()
     tool = by_name(composed["tools"]).get(name)
     payload = by_name(composed["payload"].get("tools") or []).get(name)
-    check(tool is not None and payload is not None, f"{name} is in the tool list and the provider payload",
-          {"tools": [t["name"] for t in composed["tools"]]}, scenario)
+    check(
+        tool is not None and payload is not None,
+        f"{name} is in the tool list and the provider payload",
+        {"tools": [t["name"] for t in composed["tools"]]},
+        scenario,
+    )
     return dict(tool), dict(payload)  # type: ignore[arg-type]
 
 
@@ -49,34 +53,60 @@ def test_external_descriptions_are_cut_at_1000_bytes_on_a_character_boundary(too
 
     def body(description: str) -> None:
         client.reset()
-        doc = {"name": "bridge", "tools": [{"name": "mcp__srv__probe", "label": "probe", "description": description,
-                                            "parameters": {"type": "object", "properties": {}},
-                                            "handler": [], "options": {"external": True}}]}
+        doc = {
+            "name": "bridge",
+            "tools": [
+                {
+                    "name": "mcp__srv__probe",
+                    "label": "probe",
+                    "description": description,
+                    "parameters": {"type": "object", "properties": {}},
+                    "handler": [],
+                    "options": {"external": True},
+                }
+            ],
+        }
         install(client, [doc])
         session = client.open(identity={"userId": "u1"})
         scenario = {"plugin": doc, "originalBytes": tcs.utf8_len(description)}
-        for where, entry in zip(("tool list", "provider payload"),
-                                _advertised(session, "mcp__srv__probe", scenario), strict=True):
+        for where, entry in zip(
+            ("tool list", "provider payload"), _advertised(session, "mcp__srv__probe", scenario), strict=True
+        ):
             shown = entry.get("description")
             expected = tcs.utf8_prefix(description, tcs.DESCRIPTION_CAP)
             check(valid_utf8(shown), f"the {where} description is valid UTF-8 text", shown, scenario)
             size = tcs.utf8_len(shown)
-            check(size <= tcs.DESCRIPTION_CAP, f"the {where} description is at most 1,000 UTF-8 bytes",
-                  {"bytes": size}, scenario)
-            check(description.encode("utf-8").startswith(shown.encode("utf-8")),
-                  f"the {where} description is a prefix of the original (a cut, not a rewrite)",
-                  {"advertised": shown[-40:], "bytes": size}, scenario)
+            check(
+                size <= tcs.DESCRIPTION_CAP,
+                f"the {where} description is at most 1,000 UTF-8 bytes",
+                {"bytes": size},
+                scenario,
+            )
+            check(
+                description.encode("utf-8").startswith(shown.encode("utf-8")),
+                f"the {where} description is a prefix of the original (a cut, not a rewrite)",
+                {"advertised": shown[-40:], "bytes": size},
+                scenario,
+            )
             if tcs.utf8_len(description) <= tcs.DESCRIPTION_CAP:
-                check(shown == description,
-                      f"a description of at most 1,000 bytes is advertised unchanged in the {where}",
-                      {"advertisedBytes": size}, scenario)
+                check(
+                    shown == description,
+                    f"a description of at most 1,000 bytes is advertised unchanged in the {where}",
+                    {"advertisedBytes": size},
+                    scenario,
+                )
             else:
-                check(shown == expected,
-                      f"the cut drops no whole character that fits: {tcs.utf8_len(expected)} bytes in the {where}",
-                      {"advertisedBytes": size, "droppedFrom": description[len(shown):len(shown) + 3]}, scenario)
+                check(
+                    shown == expected,
+                    f"the cut drops no whole character that fits: {tcs.utf8_len(expected)} bytes in the {where}",
+                    {"advertisedBytes": size, "droppedFrom": description[len(shown) : len(shown) + 3]},
+                    scenario,
+                )
 
-    run_property(st.one_of(tcs.descriptions_near(tcs.DESCRIPTION_CAP),
-                           st.text(alphabet="ab€😀é", min_size=300, max_size=700)), body)
+    run_property(
+        st.one_of(tcs.descriptions_near(tcs.DESCRIPTION_CAP), st.text(alphabet="ab€😀é", min_size=300, max_size=700)),
+        body,
+    )
 
 
 def _is_permissive(parameters: Any) -> tuple[bool, str]:
@@ -99,36 +129,63 @@ def test_external_definitions_over_8000_bytes_get_a_permissive_schema(toolconfor
     def body(definition: JSON) -> None:
         client.reset()
         name, description, parameters = definition["name"], definition["description"], definition["parameters"]
-        doc = {"name": "bridge", "tools": [{"name": name, "label": name, "description": description,
-                                            "parameters": parameters, "handler": [], "options": {"external": True}}]}
+        doc = {
+            "name": "bridge",
+            "tools": [
+                {
+                    "name": name,
+                    "label": name,
+                    "description": description,
+                    "parameters": parameters,
+                    "handler": [],
+                    "options": {"external": True},
+                }
+            ],
+        }
         install(client, [doc])
         size = tcs.definition_bytes(name, description, parameters)
-        scenario = {"plugin": doc, "definitionBytes": size, "measure": "JSON.stringify({name, description after "
-                    "CAP-1, parameters}) in UTF-8 bytes"}
+        scenario = {
+            "plugin": doc,
+            "definitionBytes": size,
+            "measure": "JSON.stringify({name, description after CAP-1, parameters}) in UTF-8 bytes",
+        }
         session = client.open(identity={"userId": "u1"})
-        for where, entry in zip(("tool list", "provider payload"), _advertised(session, name, scenario),
-                                strict=True):
+        for where, entry in zip(("tool list", "provider payload"), _advertised(session, name, scenario), strict=True):
             advertised = entry.get("parameters")
             if size > tcs.DEFINITION_CAP:
                 ok, why = _is_permissive(advertised)
-                check(ok, f"a {size}-byte definition is advertised in the {where} with a permissive object "
-                      f"schema ({why})", advertised, scenario)
+                check(
+                    ok,
+                    f"a {size}-byte definition is advertised in the {where} with a permissive object schema ({why})",
+                    advertised,
+                    scenario,
+                )
                 kept = set((advertised or {}).get("properties") or {}) & set(parameters["properties"])
-                check(not kept, f"the permissive schema in the {where} drops the original properties",
-                      sorted(kept), scenario)
+                check(
+                    not kept,
+                    f"the permissive schema in the {where} drops the original properties",
+                    sorted(kept),
+                    scenario,
+                )
                 notice = (isinstance(advertised.get("description"), str) and advertised["description"].strip()) or (
-                    entry.get("description") != tcs.utf8_prefix(description, tcs.DESCRIPTION_CAP))
-                check(bool(notice), f"an omission notice in the {where} (a parameters description, or an "
-                      "amended tool description)", {"description": entry.get("description"),
-                                                     "parameters": advertised}, scenario)
+                    entry.get("description") != tcs.utf8_prefix(description, tcs.DESCRIPTION_CAP)
+                )
+                check(
+                    bool(notice),
+                    f"an omission notice in the {where} (a parameters description, or an amended tool description)",
+                    {"description": entry.get("description"), "parameters": advertised},
+                    scenario,
+                )
             elif tcs.js_stringify(advertised) != tcs.js_stringify(parameters):
                 # Not replaced, yet not byte for byte as registered: kept with something added or rebuilt
                 # is REASON-3's subject ("never reconstructed"), not the cap's.
                 own = (advertised or {}).get("properties") if isinstance(advertised, Mapping) else None
-                precondition(not keeps_schema(advertised, parameters), "REASON-3",
-                             "an external schema under the cap advertised byte for byte as "
-                             "registered (not rebuilt)",
-                             {"advertisedBytes": tcs.utf8_len(tcs.js_stringify(advertised))})
+                precondition(
+                    not keeps_schema(advertised, parameters),
+                    "REASON-3",
+                    "an external schema under the cap advertised byte for byte as registered (not rebuilt)",
+                    {"advertisedBytes": tcs.utf8_len(tcs.js_stringify(advertised))},
+                )
                 check(
                     False,
                     f"a {size}-byte definition is advertised in the {where} with its schema as "

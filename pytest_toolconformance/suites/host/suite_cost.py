@@ -55,8 +55,10 @@ _EXTERNAL_SCHEMA = {
 _INTERNAL_SCHEMA = {
     "type": "object",
     "required": ["file_path"],
-    "properties": {"file_path": {"type": "string", "description": "Absolute guest path of the file."},
-                   "limit": {"type": "integer"}},
+    "properties": {
+        "file_path": {"type": "string", "description": "Absolute guest path of the file."},
+        "limit": {"type": "integer"},
+    },
 }
 
 
@@ -67,12 +69,26 @@ def catalog(size: int) -> list[dict[str, Any]]:
         tools = []
         for i in range(start, min(size, start + TOOLS_PER_PLUGIN)):
             if i % 5 == 0:
-                tools.append({"name": f"mcp__srv{i // TOOLS_PER_PLUGIN}__search{i}", "label": "search",
-                              "description": f"Search remote source {i} for documents matching a query. " * 3,
-                              "parameters": _EXTERNAL_SCHEMA, "handler": [], "options": {"external": True}})
+                tools.append(
+                    {
+                        "name": f"mcp__srv{i // TOOLS_PER_PLUGIN}__search{i}",
+                        "label": "search",
+                        "description": f"Search remote source {i} for documents matching a query. " * 3,
+                        "parameters": _EXTERNAL_SCHEMA,
+                        "handler": [],
+                        "options": {"external": True},
+                    }
+                )
             else:
-                tools.append({"name": f"local_tool_{i}", "label": "local", "description": f"Local tool {i}.",
-                              "parameters": _INTERNAL_SCHEMA, "handler": []})
+                tools.append(
+                    {
+                        "name": f"local_tool_{i}",
+                        "label": "local",
+                        "description": f"Local tool {i}.",
+                        "parameters": _INTERNAL_SCHEMA,
+                        "handler": [],
+                    }
+                )
         plugins.append({"name": f"cost-{start // TOOLS_PER_PLUGIN}", "tools": tools})
     return plugins
 
@@ -94,8 +110,11 @@ def _install(client: HostClient, plugins: list[dict[str, Any]], size: int) -> No
     client.reset()
     for doc in plugins:
         report = client.install(doc)
-        check("error" not in report and len(report.get("accepted") or []) == len(doc["tools"]),
-              f"the {size}-tool catalog installs", report)
+        check(
+            "error" not in report and len(report.get("accepted") or []) == len(doc["tools"]),
+            f"the {size}-tool catalog installs",
+            report,
+        )
 
 
 def measure(client: HostClient, sizes: tuple[int, ...]) -> dict[int, tuple[float, float]]:
@@ -129,8 +148,10 @@ def measure(client: HostClient, sizes: tuple[int, ...]) -> dict[int, tuple[float
 def growths(measured: dict[int, tuple[float, float]]) -> dict[str, float]:
     """Per composition kind ("first", "later"), how much the time per tool grew from SMALL to the large catalog."""
     small, large = measured[SMALL], measured[SMALL * FACTOR]
-    return {which: (big / s if s > 0 else 1.0) for which, s, big in (("first", small[0], large[0]),
-                                                                      ("later", small[1], large[1]))}
+    return {
+        which: (big / s if s > 0 else 1.0)
+        for which, s, big in (("first", small[0], large[0]), ("later", small[1], large[1]))
+    }
 
 
 def confirmed_growth(client: HostClient) -> tuple[dict[str, float], list[dict[int, tuple[float, float]]]]:
@@ -172,7 +193,7 @@ def test_composition_time_per_tool_does_not_grow_with_the_catalog(toolconformanc
             },
             {
                 "catalogs": f"{SMALL} and {SMALL * FACTOR} tools in plugins of {TOOLS_PER_PLUGIN}, every fifth "
-                            f"external; "
+                f"external; "
                 "best of several compositions each"
             },
         )

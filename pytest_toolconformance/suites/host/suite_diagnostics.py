@@ -39,13 +39,21 @@ def test_diagnostics_redact_external_names_and_their_namespaces(toolconformance_
             strings = list(strings_in(composed.get("diagnostics")))
             secret = [t.name for t in catalog.tools if t.external] + sorted(catalog.external_plugins)
             leaks = sorted({needle for needle in secret for s in strings if needle in s})
-            check(not leaks, "the cache diagnostics contain no external tool name and no namespace hosting "
-                  "an external tool", {"leaked": leaks, "diagnostics": composed.get("diagnostics")}, scenario)
+            check(
+                not leaks,
+                "the cache diagnostics contain no external tool name and no namespace hosting an external tool",
+                {"leaked": leaks, "diagnostics": composed.get("diagnostics")},
+                scenario,
+            )
             payload = {e.get("name") for e in composed["payload"].get("tools") or []}
             for tool in catalog.visible_to(spec):
                 if tool.external and not tool.deferred:
-                    check(tool.name in payload, f"the provider payload still names {tool.name} (redaction is "
-                          "a separate projection)", sorted(n for n in payload if n), scenario)
+                    check(
+                        tool.name in payload,
+                        f"the provider payload still names {tool.name} (redaction is a separate projection)",
+                        sorted(n for n in payload if n),
+                        scenario,
+                    )
 
     run_property(CATALOG_SESSIONS, body)
 
@@ -59,20 +67,32 @@ def test_without_external_tools_diagnostics_stay_local(toolconformance_host: Hos
         for spec, composed, catalog, scenario in compose_catalog(client, example):
             strings = set(strings_in(composed.get("diagnostics")))
             for tool in catalog.visible_to(spec):
-                check(tool.name in strings, f"with no external registrations, the diagnostics name local "
-                      f"tool {tool.name}", composed.get("diagnostics"), scenario)
+                check(
+                    tool.name in strings,
+                    f"with no external registrations, the diagnostics name local tool {tool.name}",
+                    composed.get("diagnostics"),
+                    scenario,
+                )
                 # A hosted namespace is a diagnostic name too: redacted only where it hosts an external tool.
-                check(any(tool.plugin in s for s in strings), f"with no external registrations, the diagnostics "
-                      f"name the hosted namespace {tool.plugin} of local tool {tool.name}",
-                      composed.get("diagnostics"), scenario)
+                check(
+                    any(tool.plugin in s for s in strings),
+                    f"with no external registrations, the diagnostics "
+                    f"name the hosted namespace {tool.plugin} of local tool {tool.name}",
+                    composed.get("diagnostics"),
+                    scenario,
+                )
             payload = by_name(composed["payload"].get("tools") or [])
             for tool in catalog.visible_to(spec):
                 if tool.deferred:
                     continue
                 advertised = without_reason((payload.get(tool.name) or {}).get("parameters"))
-                check(keeps_schema(advertised, tool.parameters), f"local tool {tool.name}'s schema is advertised "
-                      "with every property and required name it was registered with (unredacted)",
-                      payload.get(tool.name), scenario)
+                check(
+                    keeps_schema(advertised, tool.parameters),
+                    f"local tool {tool.name}'s schema is advertised "
+                    "with every property and required name it was registered with (unredacted)",
+                    payload.get(tool.name),
+                    scenario,
+                )
 
     run_property(
         st.tuples(tcs.catalogs(external=False), st.lists(tcs.session_specs(), min_size=1, max_size=2)),
@@ -110,8 +130,11 @@ def test_provider_payloads_carry_no_registration_metadata(toolconformance_host: 
                     keeps_schema(advertised, tool.parameters) and not inserted & METADATA_KEYS,
                     f"internal tool {tool.name}'s advertised schema is its own (plus reason, and what the host adds "
                     "of its own), with no registration metadata inserted",
-                    {"advertised": entry.get("parameters"), "registered": tool.parameters,
-                     "metadataKeys": sorted(inserted & METADATA_KEYS)},
+                    {
+                        "advertised": entry.get("parameters"),
+                        "registered": tool.parameters,
+                        "metadataKeys": sorted(inserted & METADATA_KEYS),
+                    },
                     scenario,
                 )
 

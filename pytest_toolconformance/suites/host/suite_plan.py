@@ -1,5 +1,5 @@
-"""RO and PLAN: which tools are read-only (the ``mcp__*`` wildcard, exact names, foreign declarations),
-what a read-only child receives, and what a Plan turn advertises and runs.
+"""PLAN: plan mode: what a Plan turn advertises (the Build turn's list) and what it runs (the read-only
+set only, never an external tool).
 
 Generated checks: the scenario files pin the named cases, these properties look for the case nobody
 named. Every example starts from a fresh host (``client.reset()``), and a failure reports the shrunk
@@ -15,176 +15,15 @@ import pytest
 from hypothesis import strategies as st
 
 from pytest_toolconformance import strategies as tcs
-from pytest_toolconformance.findings import bound_rule
 from pytest_toolconformance.host import scripted
 from pytest_toolconformance.host.client import HostClient, Session, check
 from pytest_toolconformance.profile import run_property
-from pytest_toolconformance.suites.host.composing import (
-    JSON,
-    by_name,
-    install,
-)
+from pytest_toolconformance.suites.host.composing import JSON, by_name, install
+from pytest_toolconformance.suites.host.composing import READ_ONLY_SESSIONS as _RO_SESSIONS
 from pytest_toolconformance.suites.host.preconditions import origin_checked, precondition
 
-# -- RO and PLAN ------------------------------------------------------------------------------------
 
-_RO_SESSIONS = st.tuples(tcs.catalogs(read_only=True, long_descriptions=False), tcs.session_specs())
-
-
-def _child_catalog(client: HostClient, catalog: tcs.Catalog, spec: JSON) -> tuple[set[str], JSON]:
-    client.reset()
-    install(client, catalog.plugins)
-    child = client.open(**spec).delegate(read_only=True)
-    composed = child.compose()
-    return {e["name"] for e in composed["catalog"]} | {e["name"] for e in composed["tools"]}, composed
-
-
-def _classification(client: HostClient, catalog: tcs.Catalog, spec: JSON) -> dict[str, bool]:
-    """The host's own read-only classification of the catalog's visible tools, from compose's catalog
-    entries (what RO-1 and RO-3 are about); what a read-only child receives of it is RO-5's."""
-    client.reset()
-    install(client, catalog.plugins)
-    entries = by_name(client.open(**spec).compose()["catalog"])
-    visible = [t.name for t in catalog.visible_to(spec) if t.name in entries]
-    if any("readOnly" not in entries[n] for n in visible):
-        pytest.skip(
-            f"the host does not report readOnly in compose's catalog entries, where {bound_rule()} reads the host's "
-            "own classification (see docs/host-implementers.md, 'Tool metadata in the catalog')"
-        )
-    return {n: entries[n]["readOnly"] is True for n in visible}
-
-
-def _classification_property(client: HostClient, judge: Callable[[tcs.Catalog, JSON, dict[str, bool], JSON], None],
-                             sessions: st.SearchStrategy[tuple[tcs.Catalog, JSON]] = _RO_SESSIONS,
-                             origin_checked_too: bool = True) -> None:
-    """The frame of a read-only classification property: a generated catalog and session, the host's
-    own classification of every visible tool, and the scenario a finding reproduces; ``judge`` says
-    what the rule asks of them (its findings re-examined by the origin precondition, unless not)."""
-    client.require("registration", "composition", "scoping", "deferral")
-
-    def body(example: tuple[tcs.Catalog, JSON]) -> None:
-        catalog, spec = example
-        read_only = _classification(client, catalog, spec)
-        judge(catalog, spec, read_only,
-              {"plugins": list(catalog.plugins), "session": spec, "then": "compose: the catalog's readOnly"})
-
-    run_property(sessions, origin_checked(client, body) if origin_checked_too else body)
-
-
-@pytest.mark.toolconformance("RO-1")
-def test_mcp_wildcard_classifies_own_external_tools_only(toolconformance_host: HostClient) -> None:
-    def judge(catalog: tcs.Catalog, spec: JSON, read_only: dict[str, bool], scenario: JSON) -> None:
-        # A tool another plugin declared read-only by exact name may be classified by that declaration
-        # (RO-3 decides whether rightly): its classification says nothing about the wildcard.
-        stolen = {name for _, name in catalog.foreign_declarations}
-        for tool in catalog.visible_to(spec):
-            if not tool.plugin_wildcard or tool.declared_read_only or tool.name in stolen:
-                continue
-            if tool.external:
-                check(
-                    read_only.get(tool.name) is True,
-                    f"{tool.plugin}'s mcp__* classifies its external tool {tool.name} read-only",
-                    read_only,
-                    scenario,
-                )
-            else:
-                check(
-                    read_only.get(tool.name) is False,
-                    f"{tool.plugin}'s mcp__* does not classify its internal tool {tool.name} (whatever its name)",
-                    read_only,
-                    scenario,
-                )
-        wildcards = {t.plugin for t in catalog.tools if t.plugin_wildcard}
-        for tool in catalog.visible_to(spec):
-            if not tool.read_only and tool.name not in stolen and wildcards - {tool.plugin}:
-                check(
-                    read_only.get(tool.name) is False,
-                    f"another plugin's mcp__* does not classify {tool.name}",
-                    read_only,
-                    scenario,
-                )
-
-    _classification_property(toolconformance_host, judge)
-
-
-@pytest.mark.toolconformance("RO-3")
-def test_foreign_read_only_declarations_classify_nothing(toolconformance_host: HostClient) -> None:
-    def judge(catalog: tcs.Catalog, spec: JSON, read_only: dict[str, bool], scenario: JSON) -> None:
-        known = catalog.by_name()
-        wildcards = {t.plugin for t in catalog.tools if t.plugin_wildcard}
-        for plugin, stolen in catalog.foreign_declarations:
-            tool = known[stolen]
-            if tool.read_only or stolen not in read_only:
-                continue
-            if wildcards:
-                # A plugin's mcp__* could classify it (RO-1 decides whether rightly): its classification
-                # cannot say that the foreign declaration classified it.
-                continue
-            check(
-                read_only[stolen] is False,
-                f"{plugin} declared {stolen} (owned by {tool.plugin}) read-only; that classifies nothing",
-                read_only,
-                scenario,
-            )
-
-    _classification_property(toolconformance_host, judge,
-                             sessions=_RO_SESSIONS.filter(lambda ex: bool(ex[0].foreign_declarations)),
-                             origin_checked_too=False)
-
-
-@pytest.mark.toolconformance("RO-5")
-def test_read_only_children_receive_exactly_the_read_only_set(toolconformance_host: HostClient) -> None:
-    client = toolconformance_host
-    client.require("registration", "composition", "scoping", "delegation", "deferral")
-
-    def body(example: tuple[tcs.Catalog, JSON]) -> None:
-        catalog, spec = example
-        names, _ = _child_catalog(client, catalog, spec)
-        scenario = {"plugins": list(catalog.plugins), "session": spec, "then": "delegate a read-only child"}
-        visible = catalog.visible_to(spec)
-        entries = by_name(client.open(**spec).compose()["catalog"])
-        parent = set(entries) & {t.name for t in catalog.tools}
-        # A tool of the session's scope that it lacks breaks SCOPE-1 (a scope reaches its sessions); one
-        # from outside its scope that it holds breaks SCOPE-2 (omitted from other sessions' lists).
-        in_scope = {t.name for t in visible}
-        precondition(
-            in_scope <= parent,
-            "SCOPE-1",
-            "the parent session to hold every tool of its scope",
-            sorted(in_scope - parent),
-        )
-        precondition(
-            parent <= in_scope,
-            "SCOPE-2",
-            "the parent session to hold no tool from outside its scope",
-            sorted(parent - in_scope),
-        )
-        expected = {t.name for t in visible if t.read_only}
-        got = names & {t.name for t in catalog.tools}
-        if got != expected and all("readOnly" in entries[t.name] for t in visible):
-            # The child follows the host's own classification, and that classification is wrong: the
-            # declaration's reading (RO-1 for the wildcard, RO-3 for exact names) is broken, not RO-5.
-            classified = {t.name for t in visible if entries[t.name]["readOnly"] is True}
-            wrong = [t for t in visible if (t.name in classified) != (t.name in expected)]
-            stolen = {name for _, name in catalog.foreign_declarations}
-            owner_rule = "RO-3" if any(t.declared_read_only or t.name in stolen for t in wrong) else "RO-1"
-            precondition(
-                got != classified,
-                owner_rule,
-                "the host to classify read-only exactly the declared tools",
-                {"misclassified": sorted(t.name for t in wrong)},
-            )
-        check(
-            got == expected,
-            "the read-only child receives exactly the plugin tools classified read-only "
-            f"(missing {sorted(expected - got)}, extra {sorted(got - expected)})",
-            sorted(got),
-            scenario,
-        )
-
-    run_property(_RO_SESSIONS, body)
-
-
+# -- PLAN --------------------------------------------------------------------------------------------
 @pytest.mark.toolconformance("PLAN-1")
 def test_plan_turns_advertise_the_build_tool_list(toolconformance_host: HostClient) -> None:
     client = toolconformance_host

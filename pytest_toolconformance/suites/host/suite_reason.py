@@ -29,6 +29,7 @@ from pytest_toolconformance.suites.host.preconditions import origin_checked
 
 # -- REASON -----------------------------------------------------------------------------------------
 
+
 def _reason_problem(parameters: Any) -> str | None:
     if not isinstance(parameters, Mapping):
         return "parameters is not an object"
@@ -38,8 +39,6 @@ def _reason_problem(parameters: Any) -> str | None:
     if "reason" in (parameters.get("required") or []):
         return "reason is required"
     return None
-
-
 
 
 @pytest.mark.toolconformance("REASON-1")
@@ -55,8 +54,12 @@ def test_every_internal_tool_gains_an_optional_reason(toolconformance_host: Host
                 if (tool is not None and tool.external) or entry["name"] in EXCLUDED_FROM_REASON:
                     continue
                 problem = _reason_problem(entry.get("parameters"))
-                check(problem is None, f"internal tool {entry['name']} is advertised with an optional "
-                      f"string reason ({problem})", entry.get("parameters"), scenario)
+                check(
+                    problem is None,
+                    f"internal tool {entry['name']} is advertised with an optional string reason ({problem})",
+                    entry.get("parameters"),
+                    scenario,
+                )
 
     run_property(CATALOG_SESSIONS, origin_checked(client, body))
 
@@ -71,8 +74,12 @@ def test_bash_and_toolsearch_never_gain_reason(toolconformance_host: HostClient)
             for entry in composed["tools"] + list(composed["payload"].get("tools") or []):
                 if entry.get("name") in EXCLUDED_FROM_REASON:
                     props = (entry.get("parameters") or {}).get("properties") or {}
-                    check("reason" not in props, f"{entry['name']} is advertised without reason",
-                          entry.get("parameters"), scenario)
+                    check(
+                        "reason" not in props,
+                        f"{entry['name']} is advertised without reason",
+                        entry.get("parameters"),
+                        scenario,
+                    )
 
     run_property(CATALOG_SESSIONS, body)
 
@@ -91,10 +98,13 @@ def test_external_schemas_are_never_reconstructed(toolconformance_host: HostClie
                     continue
                 if tcs.definition_bytes(tool.name, tool.description, tool.parameters) > tcs.DEFINITION_CAP:
                     continue  # CAP-2 replaces it; that is checked there
-                check(tcs.js_stringify(entry.get("parameters")) == tcs.js_stringify(tool.parameters),
-                      f"external tool {tool.name} is advertised with its schema byte-identical to the registered one "
-                      "(no reason, nothing rebuilt)", {"advertised": entry.get("parameters"),
-                                                       "registered": tool.parameters}, scenario)
+                check(
+                    tcs.js_stringify(entry.get("parameters")) == tcs.js_stringify(tool.parameters),
+                    f"external tool {tool.name} is advertised with its schema byte-identical to the registered one "
+                    "(no reason, nothing rebuilt)",
+                    {"advertised": entry.get("parameters"), "registered": tool.parameters},
+                    scenario,
+                )
 
     run_property(CATALOG_SESSIONS, body)
 
@@ -113,20 +123,35 @@ def test_reason_is_consumed_before_the_handler(toolconformance_host: HostClient)
     def body(example: tuple[JSON, JSON, str]) -> None:
         schema, arguments, reason = example
         client.reset()
-        doc = {"name": "local", "tools": [{"name": "local_probe", "label": "probe", "description": "Probe.",
-                                           "parameters": schema, "handler": [{"op": "echo"}]}]}
+        doc = {
+            "name": "local",
+            "tools": [
+                {
+                    "name": "local_probe",
+                    "label": "probe",
+                    "description": "Probe.",
+                    "parameters": schema,
+                    "handler": [{"op": "echo"}],
+                }
+            ],
+        }
         install(client, [doc])
         sent = {**arguments, "reason": reason}
         session = client.open(identity={"userId": "u1"})
         for nth in ("first", "second"):  # a host may consume reason on a tool's first call only
             outcome = session.call("local_probe", sent)
             scenario = {"plugin": doc, "calls": [{"tool": "local_probe", "arguments": sent}] * (1 + (nth == "second"))}
-            check(outcome.get("handlerRan") is True, f"a valid call plus reason runs, the {nth} time too "
-                  "(reason is never an unknown parameter)",
-                  {"refusal": outcome.get("refusal"), "content": outcome.get("content")}, scenario)
-            check(handler_received(outcome) == arguments, f"on the {nth} call the handler receives the call's "
-                  "arguments without reason", {"received": handler_received(outcome)}, scenario)
+            check(
+                outcome.get("handlerRan") is True,
+                f"a valid call plus reason runs, the {nth} time too (reason is never an unknown parameter)",
+                {"refusal": outcome.get("refusal"), "content": outcome.get("content")},
+                scenario,
+            )
+            check(
+                handler_received(outcome) == arguments,
+                f"on the {nth} call the handler receives the call's arguments without reason",
+                {"received": handler_received(outcome)},
+                scenario,
+            )
 
     run_property(_reason_calls(), origin_checked(client, body))
-
-

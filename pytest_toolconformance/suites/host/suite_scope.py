@@ -35,15 +35,21 @@ def test_scoped_tools_reach_the_sessions_of_their_scope(toolconformance_host: Ho
             listed = {e["name"]: e for e in composed["catalog"]}
             tools = {e["name"] for e in composed["tools"]}
             for tool in catalog.visible_to(spec):
-                check(tool.name in listed, f"{tool.name} (scope {scope_name(tool)}) is in the catalog of a "
-                      "session in its scope", sorted(listed), scenario)
+                check(
+                    tool.name in listed,
+                    f"{tool.name} (scope {scope_name(tool)}) is in the catalog of a session in its scope",
+                    sorted(listed),
+                    scenario,
+                )
                 if not tool.deferred:
-                    check(tool.name in tools, f"{tool.name} (scope {scope_name(tool)}) is in the tool list",
-                          sorted(tools), scenario)
+                    check(
+                        tool.name in tools,
+                        f"{tool.name} (scope {scope_name(tool)}) is in the tool list",
+                        sorted(tools),
+                        scenario,
+                    )
 
     run_property(CATALOG_SESSIONS, body)
-
-
 
 
 @pytest.mark.toolconformance("SCOPE-2")
@@ -61,8 +67,11 @@ def test_out_of_scope_tools_are_absent_not_refused(toolconformance_host: HostCli
             scenario = {"plugins": list(catalog.plugins), "session": spec}
             visible = {t.name for t in catalog.visible_to(spec)}
             hidden = [t for t in catalog.tools if t.name not in visible]
-            names = {e["name"] for e in composed["catalog"]} | {e["name"] for e in composed["tools"]} | {
-                e.get("name") for e in composed["payload"].get("tools") or []}
+            names = (
+                {e["name"] for e in composed["catalog"]}
+                | {e["name"] for e in composed["tools"]}
+                | {e.get("name") for e in composed["payload"].get("tools") or []}
+            )
             diagnostics = set(strings_in(composed.get("diagnostics")))
             for tool in hidden:
                 outcome = session.call(tool.name, {})

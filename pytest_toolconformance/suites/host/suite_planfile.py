@@ -1,4 +1,10 @@
-"""The plan-file sandbox through the adapter: the attack table and a link-swap race (PLANFILE-2/3/4/5).
+"""PLANFILE: the plan file allowance, what the scenario files (scenarios/planfile) say badly.
+
+PLANFILE-1 runs the matrix of every conversation x mode and every kind of delegated child, and a spec
+that names a plan file where none is minted; PLANFILE-5 random delegation chains, no child carrying
+planFile whatever its request names.
+
+The plan-file sandbox through the adapter: the attack table and a link-swap race (PLANFILE-2/3/4/5).
 
 The table is data in :mod:`pytest_toolconformance.host.attacks`; every row runs against a fresh
 ``plan_file_sandbox`` (a managed Project Plan turn over a real temporary directory), and the
@@ -15,6 +21,7 @@ change nothing in the real directory, the second run and show their output.
 
 from __future__ import annotations
 
+import itertools
 import os
 import threading
 import time
@@ -25,8 +32,105 @@ import pytest
 from pytest_toolconformance.fixtures import PlanFileSandbox
 from pytest_toolconformance.host import attacks
 from pytest_toolconformance.host.client import HostClient, Session, check
+from pytest_toolconformance.host.contract import JSON
+from pytest_toolconformance.suites.host.turns import CONVERSATIONS, MODES
+from pytest_toolconformance.suites.host.turns import chain_property as _chain_property
+from pytest_toolconformance.suites.host.turns import open_turn as _open_turn
 
-#: The rules the attack table checks (each row is marked with its own one of them).
+# -- PLANFILE-1: the matrix -----------------------------------------------------------------------
+
+SUBJECTS = ("turn", "read-only child", "child asked for write access", "grandchild")
+
+
+def _subject(turn: Session, subject: str, plan_file: str | None) -> Session:
+    requested: JSON = {"planFile": plan_file} if plan_file else {}
+    if subject == "turn":
+        return turn
+    if subject == "read-only child":
+        return turn.delegate(read_only=True, requested=requested)
+    if subject == "child asked for write access":
+        return turn.delegate(read_only=False, requested={**requested, "readOnly": False, "planMode": False})
+    return turn.delegate(read_only=True, requested=requested).delegate(read_only=True, requested=requested)
+
+
+@pytest.mark.toolconformance("PLANFILE-1")
+@pytest.mark.parametrize(
+    ("conversation", "mode", "subject"),
+    list(itertools.product(CONVERSATIONS, MODES, SUBJECTS)),
+    ids=[f"{c}-{m}-{s.replace(' ', '-')}" for c, m, s in itertools.product(CONVERSATIONS, MODES, SUBJECTS)],
+)
+def test_planfile1_presence(toolconformance_host: HostClient, conversation: str, mode: str, subject: str) -> None:
+    """planFile is on a managed/local Project conversation's own Plan turn, and nowhere else."""
+    toolconformance_host.require("plan-mode", "plan-file")
+    if subject != "turn":
+        toolconformance_host.require("delegation")
+    turn = _open_turn(toolconformance_host, conversation, mode)
+    plan_file = turn.access().get("planFile")
+    target = _subject(turn, subject, plan_file if isinstance(plan_file, str) else "/workspace/.plans/forged/plan.md")
+    access = target.access()
+    own_plan_turn = subject == "turn" and mode == "plan" and conversation in ("managed", "local")
+    scenario = {"open": turn.spec, "subject": subject}
+    if own_plan_turn:
+        got = access.get("planFile")
+        check(
+            isinstance(got, str) and got.startswith("/workspace/") and len(got) > len("/workspace/"),
+            f"a {conversation} Project conversation's own Plan turn carries planFile, an exact guest path under "
+            "/workspace",
+            access,
+            scenario,
+        )
+    else:
+        check(
+            access.get("planFile") is None,
+            f"no planFile on a {mode} turn of a {conversation} conversation's {subject}",
+            access,
+            scenario,
+        )
+
+
+@pytest.mark.toolconformance("PLANFILE-1")
+@pytest.mark.parametrize(
+    ("conversation", "mode"), [("host", "plan"), ("host", "build"), ("managed", "build"), ("local", "build")]
+)
+def test_planfile1_spec_contradiction_refused(toolconformance_host: HostClient, conversation: str, mode: str) -> None:
+    """A session spec that names planFile where none is minted is refused as a spec error naming PLANFILE-1."""
+    toolconformance_host.require("plan-file")
+    spec: JSON = {
+        "identity": {"userId": "u-plan"},
+        "conversation": conversation,
+        "mode": mode,
+        "planFile": "/workspace/.plans/forged/plan.md",
+    }
+    if conversation != "host":
+        spec["projectId"] = "proj-1"
+    answer = toolconformance_host.open_raw(spec)
+    err = answer.get("error") or {}
+    check(
+        err.get("kind") == "spec" and "PLANFILE-1" in f"{err.get('rule')} {err.get('message')}",
+        "the spec is refused: error.kind 'spec', naming PLANFILE-1 (rule or message)",
+        answer,
+        {"open": spec},
+    )
+
+
+# -- PLANFILE-5: random delegation chains -------------------------------------------------------------
+@pytest.mark.toolconformance("PLANFILE-5")
+def test_planfile5_never_forwarded_down_a_chain(toolconformance_host: HostClient) -> None:
+    """No child at any depth carries planFile, even when its request names the parent's plan path."""
+    toolconformance_host.require("delegation", "plan-file")
+
+    def visit(depth: int, child: Session, parent: JSON, access: JSON, scenario: JSON) -> None:
+        check(
+            access.get("planFile") is None,
+            f"the child at depth {depth} has no planFile (never constructed for or forwarded to a child)",
+            access,
+            scenario,
+        )
+
+    _chain_property(toolconformance_host, visit)
+
+
+# -- PLANFILE-2/3/4/5: the attack table and a link-swap race ----------------------------------------
 ATTACK_RULES = ("PLANFILE-2", "PLANFILE-3", "PLANFILE-4", "PLANFILE-5")
 RACE_ROUNDS = 2000
 RACE_SECONDS = 5.0

@@ -1,0 +1,153 @@
+"""EXT: origin and metadata, what the scenario files (scenarios/ext) say badly: every winner/loser
+pairing of a name collision, the tool keeping its accepted owner's metadata alone (EXT-3)."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from pytest_toolconformance.host.client import HostClient, Session, check
+from pytest_toolconformance.host.contract import JSON
+from pytest_toolconformance.host.scripted import flat_schema, plugin, tool
+from pytest_toolconformance.suites.host.composing import tool_entry as _tool_entry
+from pytest_toolconformance.suites.host.preconditions import origin_precondition, precondition
+
+# -- EXT-3: every winner/loser pairing ----------------------------------------------------------------
+#: How a registration of "mcp__x__shared" is made: (external option, manifest provides).
+KINDS: dict[str, tuple[bool, JSON]] = {
+    "internal": (False, {}),
+    "internal-ro": (False, {"tools": ["mcp__x__shared"], "readOnlyTools": ["mcp__x__shared"]}),
+    "external": (True, {}),
+    "external-ro": (True, {"tools": ["mcp__x__shared"], "readOnlyTools": ["mcp__x__shared"]}),
+    "external-wildcard": (True, {"tools": ["mcp__*"], "readOnlyTools": ["mcp__*"]}),
+}
+SHARED = "mcp__x__shared"
+SHARED_PARAMS = flat_schema({"q": "string"})
+
+
+#: Bystanders: another plugin's external tools no collision touches. No plugin declares WILD, so a
+#: wildcard that classifies it reads mcp__* wrongly (RO-1); a loser with exact read-only names also
+#: names EXACT, so a foreign exact name that classifies it reads exact names wrongly (RO-3).
+WILD, EXACT = "mcp__b__wild", "mcp__b__exact"
+BYSTANDER = plugin("bystander", [tool(WILD, external=True), tool(EXACT, external=True)])
+
+
+def _owner(plugin_name: str, kind: str, foreign: tuple[str, ...] = ()) -> JSON:
+    external, provides = KINDS[kind]
+    if foreign and "readOnlyTools" in provides and SHARED in provides["readOnlyTools"]:
+        provides = {"tools": [*provides["tools"], *foreign], "readOnlyTools": [*provides["readOnlyTools"], *foreign]}
+    manifest = {"provides": provides} if provides else None
+    return plugin(
+        plugin_name,
+        [
+            tool(
+                SHARED,
+                parameters=SHARED_PARAMS,
+                external=external,
+                handler=[{"op": "text", "text": f"{plugin_name} ran"}],
+            )
+        ],
+        manifest=manifest,
+    )
+
+
+def _observe(session: Session) -> JSON:
+    """The host's own metadata of SHARED, from compose's catalog: what EXT-3 is about. Its effects
+    (reason, a read-only child, plan admission) are checked by their own rules. Also the bystanders'
+    read-only classification, the preconditions RO-1 and RO-3."""
+    catalog = session.compose()
+    entry = _tool_entry(catalog, SHARED, "catalog")
+    probes = {name: (_tool_entry(catalog, name, "catalog") or {}).get("readOnly") for name in (WILD, EXACT)}
+    if entry is None:
+        return {"inCatalog": False, "bystanders": probes}
+    missing = sorted({"origin", "readOnly", "owner"} - set(entry))
+    if missing:
+        pytest.skip(
+            f"the host does not report {', '.join(missing)} in compose's catalog entries, where EXT-3 reads "
+            "the host's own metadata (see docs/host-implementers.md, 'Tool metadata in the catalog')"
+        )
+    return {
+        "external": entry["origin"] == "external",
+        "readOnly": entry["readOnly"],
+        "owner": entry["owner"],
+        "bystanders": probes,
+    }
+
+
+def _bystanders_unclassified(probes: JSON) -> None:
+    """SHARED's metadata speaks for EXT-3 only while no wildcard and no foreign exact name classifies
+    another plugin's tool: otherwise a leak is that rule's, whichever collision it meets."""
+    precondition(
+        probes.get(WILD) is not True, "RO-1", f"mcp__* to classify only its own plugin's tools, not {WILD}", probes
+    )
+    precondition(
+        probes.get(EXACT) is not True, "RO-3", f"a foreign exact read-only name to classify nothing ({EXACT})", probes
+    )
+
+
+@pytest.mark.toolconformance("EXT-3")
+@pytest.mark.parametrize("first,second", list(itertools.product(KINDS, KINDS)), ids=lambda k: str(k))
+def test_ext3_metadata_follows_accepted_owner(toolconformance_host: HostClient, first: str, second: str) -> None:
+    """A registration of each kind, then a colliding one of each kind: the tool has exactly the
+    accepted owner's origin, read-only classification and owner, before the collision, after it and
+    after a later unrelated merge; the other registration contributes nothing.
+
+    Reading: the seed says a collision's rejected registration contributes nothing, not which one is
+    rejected. The accepted owner is the one the install report says: the later registration is refused
+    (first-wins) or accepted in the earlier one's place (last-wins). A host that declares its policy
+    (``info().collisions``) is held to it; the report's refusal need not name a rule.
+    """
+    toolconformance_host.require("registration", "composition", "calls", "plan-mode", "delegation")
+    earlier, later = _owner("winner", first), _owner("loser", second, foreign=(EXACT,))
+    third = plugin(
+        "later",
+        [tool("mcp__y__other", external=True)],
+        manifest={"provides": {"tools": ["mcp__*"], "readOnlyTools": ["mcp__*"]}},
+    )
+    scenario = {"plugins": [BYSTANDER, earlier, later, third], "collisions": toolconformance_host.collisions}
+
+    toolconformance_host.install_ok(BYSTANDER)
+    toolconformance_host.install_ok(earlier)
+    session = toolconformance_host.open()
+    before = _observe(session)
+    report = toolconformance_host.install_ok(later)
+    replaced = SHARED in (report.get("accepted") or [])
+    refused = any(r.get("tool") == SHARED for r in report.get("refused") or [])
+    declared = toolconformance_host.collisions
+    check(
+        replaced != refused and declared in (None, "last-wins" if replaced else "first-wins"),
+        f"the install report accepts the colliding {SHARED} (last-wins) or refuses it (first-wins)"
+        + (f", as the host's declared {declared} policy says" if declared else ""),
+        {"accepted": report.get("accepted"), "refused": report.get("refused")},
+        scenario,
+    )
+    toolconformance_host.install_ok(third)
+    session = toolconformance_host.open()
+    after = _observe(session)
+
+    with origin_precondition(toolconformance_host):
+        expected = {"winner": _metadata(first, "winner")}
+        expected["after"] = _metadata(second, "loser") if replaced else expected["winner"]
+        for observed, want in ((before, expected["winner"]), (after, expected["after"])):
+            probes = observed.pop("bystanders")
+            if observed != want:
+                _bystanders_unclassified(probes)
+        check(before == expected["winner"], f"the accepted {first} registration has its own metadata", before, scenario)
+        kept, dropped = ("the later", "the earlier") if replaced else ("the earlier", "the later")
+        check(
+            after == expected["after"],
+            f"after a {second} registration collides with a {first} one and a later merge, {SHARED} has {kept} "
+            f"owner's metadata alone ({dropped} registration contributes neither origin nor read-only "
+            "classification)",
+            after,
+            scenario,
+        )
+
+
+def _metadata(kind: str, owner: str) -> JSON:
+    """What compose's catalog should say of SHARED when ``owner``'s registration of ``kind`` is in force."""
+    external, provides = KINDS[kind]
+    declared = provides.get("readOnlyTools", [])
+    read_only = SHARED in declared or (external and "mcp__*" in declared)
+    return {"external": external, "readOnly": read_only, "owner": owner}
