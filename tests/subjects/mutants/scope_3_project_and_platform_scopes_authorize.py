@@ -12,6 +12,9 @@ from reference_host.session import CallOutcome, Session
 from tests.subjects.mutants._composition_support import proceed, sessions_mutant
 
 RULE = "SCOPE-3"
+ALSO = {
+    "PLAN-3": "a Project- or platform-scoped external tool that skips the plan policy runs on a Plan turn",
+}
 
 
 class ScopeAuthorizesSession(Session):

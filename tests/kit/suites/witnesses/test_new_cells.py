@@ -282,3 +282,27 @@ def test_planfile_5_mutant_forwards_nothing(hosts: Any) -> None:
     child = mutant.delegate(parent, {"readOnly": True, "requested": {"planFile": plan}})["session"]
     assert "planFile" not in mutant.current_access(child)
     assert mutant.sandbox(child, {"kind": "write", "path": plan, "content": "x"})["admitted"] is False
+
+
+# -- ACCESS-8: GitStatus is a directory tool and keeps the live roots ---------------------------------------
+
+
+def test_access_8_git_status_keeps_the_live_roots(hosts: Any) -> None:
+    """ACCESS-8: GitStatus (its path a directory scope, as the seed says) shows nothing outside the roots."""
+
+    def shows_outside(host: ReferenceHostAdapter) -> bool:
+        root = Path(host.temp_dir())
+        for folder in (".git/objects", ".git/refs/heads", "a", "b"):
+            (root / folder).mkdir(parents=True)
+        (root / ".git" / "HEAD").write_text("ref: refs/heads/main\n")
+        (root / "b" / "secret.txt").write_text("x\n")
+        session = _session(host, {"identity": {"userId": "u-1"}, "sandboxRoot": str(root)})
+        before = host.call(session, "GitStatus", {"path": "/workspace/b"})
+        assert "secret.txt" in before["content"][0]["text"], before
+        host.set_policy("u-1", {"roots": ["/workspace/a"]})
+        after = host.call(session, "GitStatus", {"path": "/workspace/b"})
+        return "secret.txt" in after["content"][0]["text"]
+
+    reference, mutant = hosts("access_8_git_status_unconfined")
+    assert shows_outside(reference) is False
+    assert shows_outside(mutant) is True
