@@ -18,7 +18,7 @@ from typing import Any
 
 from .bash import run_command
 from .errors import SandboxError
-from .sandbox import AccessProvider, FileTools, Sandbox
+from .sandbox import AccessProvider, FileTools, Sandbox, SandboxOp
 from .tools import text_result
 
 #: How a workspace gets the sandbox and file tools for its root (the host keeps one pair per directory).
@@ -106,10 +106,17 @@ def run_workspace_tool(
         return as_tool_result(tools.grep(access, params.get("path", root_scope), params["pattern"]))
     if name == "Search":
         return as_tool_result(tools.grep(access, params.get("path", root_scope), re.escape(params["query"])))
-    if name in ("Bash", "GitStatus"):
-        command = "git status --short" if name == "GitStatus" else params["command"]
-        cwd = params.get("cwd") if name == "Bash" else params.get("path")
-        return _run_shell(workspace, command, cwd, access, timeout)
+    if name == "GitStatus":
+        # ACCESS-8: GitStatus is a directory tool (its path is a scope, as ListDir's): the scope is held
+        # to the live roots, and the "." pathspec keeps a repository above the scope from listing files
+        # outside it.
+        scope = params.get("path", root_scope)
+        refusal = workspace.sandbox().check(SandboxOp("list", scope), access())
+        if refusal is not None:
+            return _refusal(f"GitStatus: {refusal.reason}", refusal.rule)
+        return _run_shell(workspace, "git status --short --untracked-files=all -- .", scope, access, timeout)
+    if name == "Bash":
+        return _run_shell(workspace, params["command"], params.get("cwd"), access, timeout)
     if name in ("ShareFile", "ShareImage", "WorkflowStart", "EditImage"):
         file_path = params.get("file_path")
         if not isinstance(file_path, str):
