@@ -64,6 +64,16 @@ _CONTENT_HEAD = re.compile(
     r"^(\w+\s+)?file\s+(contents?|text|data|body|size|type|mode|encoding|extension|pattern|glob)\b"
 )
 _ROLE_NAME = re.compile(r"[a-z][a-z0-9]*(_[a-z0-9]+)*_path")
+#: A tool described as acting on one file ("Read a specific memory file or line range."), not on files.
+_SINGLE_FILE_TOOL = re.compile(
+    r"^(reads?|writes?|edits?|opens?|views?|shows?|gets?|fetch(es)?|loads?|displays?|returns?|overwrites?"
+    r"|appends?\s+to|creates?|saves?|deletes?|removes?|patch(es)?|modif(y|ies)|updates?)\s+"
+    r"(the\s+|a\s+|an\s+|one\s+)(specific\s+|single\s+|given\s+)?(\w+\s+)?file\b(?!s)"
+)
+#: A parameter whose own example value is a file name with an extension ("e.g. memory/2026-01-01.md").
+_FILE_EXAMPLE = re.compile(
+    r"\b(e\.g\.?|for\s+example|such\s+as|like)[,:]?\s*[`'\"]?[\w\-]+(/[\w\-.]+)*\.[a-z0-9]{1,5}\b"
+)
 
 
 def _norm(name: str) -> str:
@@ -147,13 +157,43 @@ def _role_name_for(name: str, role: str) -> str:
     return f"{stem}_path" if stem and stem != "file" else "second_file_path"
 
 
-def name_findings(tool: str, parameters: Any) -> list[NameFinding]:
-    """Every NAME-1..5 finding of one tool, each saying exactly what to rename."""
+def _lone_file_target(
+    roles: dict[str, str], props: Mapping[str, Any], needed: list[Any], description: str
+) -> str | None:
+    """The one required path-like parameter that the tool's own words make its single-file target.
+
+    Reading: a parameter's role comes first from its own name and description; where those leave it open
+    (``relPath``, "Relative path from a search result"), the tool that "reads a specific memory file" or an
+    example value naming a file ("e.g. memory/2026-01-01.md") says the path is a file's. Only when exactly one
+    required path-like parameter is left open, so two paths are never guessed apart.
+    """
+    if any(r in ("file", "output", "scope", "cwd", "route") for r in roles.values()):
+        return None
+    open_paths = [
+        n for n, r in roles.items()
+        if r in ("path", "other") and n in needed and _stringish(props[n]) and not _closed_set(props[n])
+        and (is_pathish(n) or _norm(n).endswith("path"))
+    ]
+    if len(open_paths) != 1:
+        return None
+    name = open_paths[0]
+    own = props[name].get("description") if isinstance(props[name], Mapping) else None
+    tool_head = _ARTICLES.sub("", re.split(r"[.;(\n]", description.strip().lower(), maxsplit=1)[0].strip())
+    if _SINGLE_FILE_TOOL.match(tool_head) or (isinstance(own, str) and _FILE_EXAMPLE.search(own.lower())):
+        return name
+    return None
+
+
+def name_findings(tool: str, parameters: Any, description: str = "") -> list[NameFinding]:
+    """Every NAME-1..5 finding of one tool, each saying exactly what to rename; ``description`` is the
+    tool's own, read only where a path parameter's own words leave its role open."""
     props = parameters.get("properties") if isinstance(parameters, Mapping) else None
     if not isinstance(props, Mapping):
         return []
     roles = {name: parameter_role(name, schema) for name, schema in props.items()}
     needed = parameters.get("required") if isinstance(parameters.get("required"), list) else []
+    if (lone := _lone_file_target(roles, props, needed, description)) is not None:
+        roles[lone] = "file"
     out: list[NameFinding] = []
     file_like = [n for n, r in roles.items() if r in ("file", "output")]
     # Reading: an optional output file is what a tool may also write (pi-subagents' `output`), not its primary

@@ -120,6 +120,12 @@ class ToolUnderTest:
         return attempted if isinstance(attempted, dict) else {}
 
     @property
+    def description(self) -> str:
+        """The tool's own description as registered ("" for a refused one)."""
+        text = self.host_tool.description if self.registration is not None else ""
+        return text if isinstance(text, str) else ""
+
+    @property
     def external(self) -> bool:
         return bool(self.registration and self.registration.external)
 

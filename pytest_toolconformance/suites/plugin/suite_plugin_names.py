@@ -63,7 +63,8 @@ def test_file_target_name(toolconformance_subject: ToolSubject) -> None:
     names are the plugin's all the same)."""
     subject = toolconformance_subject
     tool = subject.tool
-    mine = [f for f in name_findings(tool.name, _flat_view(tool.declared_schema)) if f.rule == subject.rule]
+    found = name_findings(tool.name, _flat_view(tool.declared_schema), tool.description)
+    mine = [f for f in found if f.rule == subject.rule]
     findings = [f for f in mine if not f.advisory]
     for advice in (f for f in mine if f.advisory):
         subject.advise(advice.message)

@@ -35,3 +35,25 @@ def test_a_directory_beside_a_file_target_is_advised_a_lone_one_fails() -> None:
     assert _rules(beside, advisory=False) == [] and _rules(beside, advisory=True) == [("NAME-2", "resourceDir")]
     alone = name_findings("Search", _schema([], dir="Directory to search."))
     assert _rules(alone, advisory=False) == [("NAME-2", "dir")]
+
+
+def test_a_path_whose_own_words_are_open_takes_its_role_from_the_tool() -> None:
+    """clawvault's `memory_get(relPath)`: "Read a specific memory file", the path "from a search result"."""
+    schema = _schema(["relPath"], relPath="Relative path from a memory_search result.")
+    found = name_findings("memory_get", schema, "Read a specific memory file or line range from the vault.")
+    assert _rules(found, advisory=False) == [("NAME-1", "relPath")]
+    by_example = _schema(["relPath"], relPath="Relative path from a search result (e.g. memory/2026-01-01.md).")
+    assert _rules(name_findings("memory_get", by_example), advisory=False) == [("NAME-1", "relPath")]
+
+
+def test_the_tools_words_decide_nothing_they_do_not_say() -> None:
+    """Files in the plural, two open paths, an optional one, or a path its own words already placed."""
+    open_path = _schema(["relPath"], relPath="Relative path from a search result.")
+    assert name_findings("memory_list", open_path, "List the memory files under a folder.") == []
+    assert name_findings("memory_get", open_path, "Search memory for snippets.") == []
+    two = _schema(["fromPath", "toPath"], fromPath="Where it is now.", toPath="Where it goes.")
+    assert name_findings("memory_move", two, "Move a memory file.") == []
+    optional = _schema([], relPath="Relative path from a search result.")
+    assert name_findings("memory_get", optional, "Read a specific memory file.") == []
+    scope = _schema(["path"], path="Directory to search.")
+    assert _rules(name_findings("Grep", scope, "Read a file's matches."), advisory=False) == []
