@@ -6,8 +6,8 @@ The one face of the kit: every name the docs use is importable from here.
   that overrides only what its host supports; :func:`reference_adapter`, a fresh adapter over the
   reference host; :mod:`pytest_toolconformance.steps`, the scripted-plugin step interpreter a Python
   host builds the kit's test plugins with; :data:`attack_params`, the sandbox attack table as pytest params
-  (docs/access-model.md); :data:`EXTERNAL_DESCRIPTION_CAP`, :data:`EXTERNAL_DEFINITION_CAP` and
-  :func:`json_bytes`, the external caps and how a definition's bytes are counted (CAP-1, CAP-2).
+  (docs/access-model.md); :mod:`pytest_toolconformance.measures`, the external caps and the kit's own
+  measures of them (CAP-1, CAP-2), independent of the reference host's.
 - Plugin authors (docs/plugin-authors.md): :func:`load_plugin`, a plugin as the kit loads it;
   :mod:`pytest_toolconformance.sdk`, what a Python plugin imports.
 - Both: :class:`Finding`, the failure every check raises; :class:`ToolConformanceAdvisory`, the
@@ -49,9 +49,7 @@ _LAZY = {
     "strategies": ("pytest_toolconformance.strategies", None),
     "sdk": ("pytest_toolconformance.sdk", None),
     "steps": ("pytest_toolconformance.steps", None),
-    "json_bytes": ("reference_host", "json_bytes"),
-    "EXTERNAL_DESCRIPTION_CAP": ("reference_host", "EXTERNAL_DESCRIPTION_CAP"),
-    "EXTERNAL_DEFINITION_CAP": ("reference_host", "EXTERNAL_DEFINITION_CAP"),
+    "measures": ("pytest_toolconformance.measures", None),
 }
 
 
@@ -66,16 +64,14 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = [
-    "EXTERNAL_DEFINITION_CAP",
-    "EXTERNAL_DESCRIPTION_CAP",
     "Finding",
     "StepOutOfTime",
     "ToolConformanceAdvisory",
     "UnsupportedHost",
     "__version__",
     "attack_params",
-    "json_bytes",
     "load_plugin",
+    "measures",
     "reference_adapter",
     "sdk",
     "steps",

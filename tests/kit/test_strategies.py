@@ -10,17 +10,24 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from pytest_toolconformance import measures
 from pytest_toolconformance import strategies as tcs
 from pytest_toolconformance.host.scripted import validate_plugin
 from reference_host import Host, ScriptedPlugin
 from reference_host.manifest import parse_manifest
-from reference_host.schemas import cap_utf8, flat_object_problem, json_bytes
-from reference_host.typebox import to_json
+from reference_host.schemas import flat_object_problem
 
-SETTINGS = settings(max_examples=60, deadline=None, database=None,
-                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+SETTINGS = settings(
+    max_examples=60,
+    deadline=None,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 JSON_VALUES = st.recursive(
-    st.none() | st.booleans() | st.integers(-(2**60), 2**60) | st.text()
+    st.none()
+    | st.booleans()
+    | st.integers(-(2**60), 2**60)
+    | st.text()
     | st.floats(allow_nan=False, allow_infinity=False),
     lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=6), children, max_size=4),
     max_leaves=12,
@@ -29,41 +36,6 @@ JSON_VALUES = st.recursive(
 
 def _draw_schema_and(strategy_for: Any) -> st.SearchStrategy[tuple[dict[str, Any], Any]]:
     return tcs.flat_schemas().flatmap(lambda s: strategy_for(s).map(lambda a: (s, a)))
-
-
-# -- measures ------------------------------------------------------------------------------------
-
-
-@SETTINGS
-@given(st.text(alphabet=st.characters(exclude_categories=("Cs",))), st.integers(min_value=0, max_value=40))
-def test_utf8_prefix_is_the_longest_whole_character_prefix(text: str, limit: int) -> None:
-    prefix = tcs.utf8_prefix(text, limit)
-    assert text.startswith(prefix)
-    assert tcs.utf8_len(prefix) <= limit
-    if prefix != text:
-        assert tcs.utf8_len(prefix + text[len(prefix)]) > limit  # the next character would not fit
-    assert prefix == cap_utf8(text, limit)  # the kit's oracle agrees with the reference host
-
-
-@SETTINGS
-@given(JSON_VALUES)
-def test_js_stringify_matches_the_reference_writer(value: Any) -> None:
-    assert tcs.js_stringify(value) == to_json(value)
-
-
-@pytest.mark.parametrize(("value", "text"), [
-    (1.0, "1"), (-0.0, "0"), (1e-7, "1e-7"), (1e-5, "0.00001"), (1e16, "10000000000000000"), (1e21, "1e+21"),
-    (0.1, "0.1"), ({"b": 1, "2": 2, "10": 3, "a": 4}, '{"2":2,"10":3,"b":1,"a":4}'), ("é\u2028", '"é\u2028"'),
-])
-def test_js_stringify_writes_numbers_and_keys_as_javascript_does(value: Any, text: str) -> None:
-    assert tcs.js_stringify(value) == text
-
-
-@SETTINGS
-@given(st.text(min_size=1, max_size=30), st.text(max_size=3000), JSON_VALUES)
-def test_definition_bytes_is_the_cap2_reading(name: str, description: str, parameters: Any) -> None:
-    expected = json_bytes({"name": name, "description": cap_utf8(description, 1000), "parameters": parameters})
-    assert tcs.definition_bytes(name, description, parameters) == expected
 
 
 # -- descriptions and definitions at the caps ----------------------------------------------------------
@@ -76,17 +48,17 @@ def test_descriptions_near_straddle_the_limit(limit: int) -> None:
     @SETTINGS
     @given(tcs.descriptions_near(limit))
     def check(text: str) -> None:
-        size = tcs.utf8_len(text)
+        size = measures.utf8_len(text)
         seen.add(size - limit)
         assert size in (limit - 1, limit, limit + 1)
         last = text[-1]
-        assert tcs.utf8_len(last) >= 2, "ends in a multi-byte character"
+        assert measures.utf8_len(last) >= 2, "ends in a multi-byte character"
         if size == limit + 1:
-            start = size - tcs.utf8_len(last)
+            start = size - measures.utf8_len(last)
             assert start < limit < size, "the last character crosses the cut"
-            assert tcs.utf8_prefix(text, limit) == text[:-1]
+            assert measures.utf8_prefix(text, limit) == text[:-1]
         else:
-            assert tcs.utf8_prefix(text, limit) == text
+            assert measures.utf8_prefix(text, limit) == text
         text.encode("utf-8")  # valid: no lone surrogates
 
     check()
@@ -99,7 +71,7 @@ def test_descriptions_near_mix_character_widths() -> None:
     @SETTINGS
     @given(tcs.descriptions_near(1000))
     def check(text: str) -> None:
-        widths.update(tcs.utf8_len(c) for c in text)
+        widths.update(measures.utf8_len(c) for c in text)
 
     check()
     assert widths == {1, 2, 3, 4}
@@ -113,13 +85,19 @@ def test_external_definitions_near_are_exactly_sized() -> None:
     @given(tcs.external_definitions_near(8000))
     def check(definition: dict[str, Any]) -> None:
         name, description, parameters = definition["name"], definition["description"], definition["parameters"]
-        size = tcs.definition_bytes(name, description, parameters)
+        size = measures.definition_bytes(name, description, parameters)
         assert size in (7999, 8000, 8001)
         sizes.add(size)
-        cut.append(tcs.utf8_len(description) > 1000)
+        cut.append(measures.utf8_len(description) > 1000)
         # What Python's default json.dumps or a character count would say is a different number.
-        assert len(tcs.js_stringify({"name": name, "description": tcs.utf8_prefix(description, 1000),
-                                     "parameters": parameters})) < size
+        assert (
+            len(
+                measures.js_stringify(
+                    {"name": name, "description": measures.utf8_prefix(description, 1000), "parameters": parameters}
+                )
+            )
+            < size
+        )
         jsonschema.Draft202012Validator.check_schema(parameters)
 
     check()
@@ -220,9 +198,16 @@ def test_catalogs_install_as_described(catalog: tcs.Catalog, spec: dict[str, Any
             reg = host.registry.get(tool.name)
             assert reg is not None
             assert (reg.external, reg.deferred, reg.read_only, reg.plan_admitted) == (
-                tool.external, tool.deferred, tool.read_only, tool.plan_runs), tool
-            assert (reg.owner_user_id, reg.project_id, reg.platform) == (tool.owner_user_id, tool.project_id,
-                                                                         tool.platform)
+                tool.external,
+                tool.deferred,
+                tool.read_only,
+                tool.plan_runs,
+            ), tool
+            assert (reg.owner_user_id, reg.project_id, reg.platform) == (
+                tool.owner_user_id,
+                tool.project_id,
+                tool.platform,
+            )
         session = host.open_session(spec)
         listed = {e["name"] for e in session.compose().catalog}
         assert listed & set(names) == {t.name for t in catalog.visible_to(spec)}

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from pytest_toolconformance import strategies as tcs
+from pytest_toolconformance import measures
 from pytest_toolconformance.host.client import HostClient
 from pytest_toolconformance.host.inprocess import ReferenceHostAdapter
 
@@ -73,7 +73,7 @@ def test_every_real_tool_is_registered(servers: list[dict[str, Any]],
 
 def test_cap1_descriptions(composed: tuple[dict[str, Any], dict[str, Any], list[str]]) -> None:
     answer, registered, _ = composed
-    over = sum(tcs.utf8_len(t["description"]) > 1000 for t in registered.values())
+    over = sum(measures.utf8_len(t["description"]) > 1000 for t in registered.values())
     assert over > 0, "the data holds descriptions over the cap (73 in the README's count)"
     cut = 0
     for entry in answer["tools"] + answer["payload"]["tools"]:
@@ -81,8 +81,8 @@ def test_cap1_descriptions(composed: tuple[dict[str, Any], dict[str, Any], list[
         if original is None:
             continue
         description = original["description"]
-        assert entry["description"] == tcs.utf8_prefix(description, 1000), entry["name"]
-        assert tcs.utf8_len(entry["description"]) <= 1000
+        assert entry["description"] == measures.utf8_prefix(description, 1000), entry["name"]
+        assert measures.utf8_len(entry["description"]) <= 1000
         cut += entry["description"] != description
     assert cut == 2 * over, "each description over 1,000 bytes is cut, in the tool list and in the payload"
 
@@ -91,18 +91,19 @@ def test_cap2_and_reason3_schemas(composed: tuple[dict[str, Any], dict[str, Any]
     answer, registered, _ = composed
     replaced = []
     expected = sorted(name for name, t in registered.items()
-                      if tcs.definition_bytes(name, t["description"], t["parameters"]) > tcs.DEFINITION_CAP)
+                      if measures.definition_bytes(name, t["description"], t["parameters"]) > measures.DEFINITION_CAP)
     for entry in answer["tools"] + answer["payload"]["tools"]:
         original = registered.get(entry["name"])
         if original is None:
             continue
-        size = tcs.definition_bytes(entry["name"], original["description"], original["parameters"])
-        if size > tcs.DEFINITION_CAP:
+        size = measures.definition_bytes(entry["name"], original["description"], original["parameters"])
+        if size > measures.DEFINITION_CAP:
             replaced.append(entry["name"])
             assert entry["parameters"].get("type") == "object" and not entry["parameters"].get("required")
         else:
             # REASON-3: byte-identical, key order included; no reason added.
-            assert tcs.js_stringify(entry["parameters"]) == tcs.js_stringify(original["parameters"]), entry["name"]
+            advertised, registered_schema = entry["parameters"], original["parameters"]
+            assert measures.js_stringify(advertised) == measures.js_stringify(registered_schema), entry["name"]
             assert "reason" not in (entry["parameters"].get("properties") or {}) or "reason" in (
                 original["parameters"].get("properties") or {})
     # The README counts no inputSchema over 8,000 bytes on its own; with the description cut, none is over here.

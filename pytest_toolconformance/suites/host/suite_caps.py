@@ -15,6 +15,7 @@ import jsonschema
 import pytest
 from hypothesis import strategies as st
 
+from pytest_toolconformance import measures
 from pytest_toolconformance import strategies as tcs
 from pytest_toolconformance.host.client import HostClient, Session, check
 from pytest_toolconformance.profile import run_property
@@ -68,16 +69,16 @@ def test_external_descriptions_are_cut_at_1000_bytes_on_a_character_boundary(too
         }
         install(client, [doc])
         session = client.open(identity={"userId": "u1"})
-        scenario = {"plugin": doc, "originalBytes": tcs.utf8_len(description)}
+        scenario = {"plugin": doc, "originalBytes": measures.utf8_len(description)}
         for where, entry in zip(
             ("tool list", "provider payload"), _advertised(session, "mcp__srv__probe", scenario), strict=True
         ):
             shown = entry.get("description")
-            expected = tcs.utf8_prefix(description, tcs.DESCRIPTION_CAP)
+            expected = measures.utf8_prefix(description, measures.DESCRIPTION_CAP)
             check(valid_utf8(shown), f"the {where} description is valid UTF-8 text", shown, scenario)
-            size = tcs.utf8_len(shown)
+            size = measures.utf8_len(shown)
             check(
-                size <= tcs.DESCRIPTION_CAP,
+                size <= measures.DESCRIPTION_CAP,
                 f"the {where} description is at most 1,000 UTF-8 bytes",
                 {"bytes": size},
                 scenario,
@@ -88,7 +89,7 @@ def test_external_descriptions_are_cut_at_1000_bytes_on_a_character_boundary(too
                 {"advertised": shown[-40:], "bytes": size},
                 scenario,
             )
-            if tcs.utf8_len(description) <= tcs.DESCRIPTION_CAP:
+            if measures.utf8_len(description) <= measures.DESCRIPTION_CAP:
                 check(
                     shown == description,
                     f"a description of at most 1,000 bytes is advertised unchanged in the {where}",
@@ -98,13 +99,15 @@ def test_external_descriptions_are_cut_at_1000_bytes_on_a_character_boundary(too
             else:
                 check(
                     shown == expected,
-                    f"the cut drops no whole character that fits: {tcs.utf8_len(expected)} bytes in the {where}",
+                    f"the cut drops no whole character that fits: {measures.utf8_len(expected)} bytes in the {where}",
                     {"advertisedBytes": size, "droppedFrom": description[len(shown) : len(shown) + 3]},
                     scenario,
                 )
 
     run_property(
-        st.one_of(tcs.descriptions_near(tcs.DESCRIPTION_CAP), st.text(alphabet="ab€😀é", min_size=300, max_size=700)),
+        st.one_of(
+            tcs.descriptions_near(measures.DESCRIPTION_CAP), st.text(alphabet="ab€😀é", min_size=300, max_size=700)
+        ),
         body,
     )
 
@@ -143,7 +146,7 @@ def test_external_definitions_over_8000_bytes_get_a_permissive_schema(toolconfor
             ],
         }
         install(client, [doc])
-        size = tcs.definition_bytes(name, description, parameters)
+        size = measures.definition_bytes(name, description, parameters)
         scenario = {
             "plugin": doc,
             "definitionBytes": size,
@@ -152,7 +155,7 @@ def test_external_definitions_over_8000_bytes_get_a_permissive_schema(toolconfor
         session = client.open(identity={"userId": "u1"})
         for where, entry in zip(("tool list", "provider payload"), _advertised(session, name, scenario), strict=True):
             advertised = entry.get("parameters")
-            if size > tcs.DEFINITION_CAP:
+            if size > measures.DEFINITION_CAP:
                 ok, why = _is_permissive(advertised)
                 check(
                     ok,
@@ -168,7 +171,7 @@ def test_external_definitions_over_8000_bytes_get_a_permissive_schema(toolconfor
                     scenario,
                 )
                 notice = (isinstance(advertised.get("description"), str) and advertised["description"].strip()) or (
-                    entry.get("description") != tcs.utf8_prefix(description, tcs.DESCRIPTION_CAP)
+                    entry.get("description") != measures.utf8_prefix(description, measures.DESCRIPTION_CAP)
                 )
                 check(
                     bool(notice),
@@ -176,7 +179,7 @@ def test_external_definitions_over_8000_bytes_get_a_permissive_schema(toolconfor
                     {"description": entry.get("description"), "parameters": advertised},
                     scenario,
                 )
-            elif tcs.js_stringify(advertised) != tcs.js_stringify(parameters):
+            elif measures.js_stringify(advertised) != measures.js_stringify(parameters):
                 # Not replaced, yet not byte for byte as registered: kept with something added or rebuilt
                 # is REASON-3's subject ("never reconstructed"), not the cap's.
                 own = (advertised or {}).get("properties") if isinstance(advertised, Mapping) else None
@@ -184,22 +187,22 @@ def test_external_definitions_over_8000_bytes_get_a_permissive_schema(toolconfor
                     not keeps_schema(advertised, parameters),
                     "REASON-3",
                     "an external schema under the cap advertised byte for byte as registered (not rebuilt)",
-                    {"advertisedBytes": tcs.utf8_len(tcs.js_stringify(advertised))},
+                    {"advertisedBytes": measures.json_bytes(advertised)},
                 )
                 check(
                     False,
                     f"a {size}-byte definition is advertised in the {where} with its schema as "
                     "registered, not replaced",
-                    {"advertisedBytes": tcs.utf8_len(tcs.js_stringify(advertised)), "properties": sorted(own or {})},
+                    {"advertisedBytes": measures.json_bytes(advertised), "properties": sorted(own or {})},
                     scenario,
                 )
 
-    run_property(tcs.external_definitions_near(tcs.DEFINITION_CAP), body)
+    run_property(tcs.external_definitions_near(measures.DEFINITION_CAP), body)
 
 
 @st.composite
 def _big_internal_tools(draw: st.DrawFn) -> tuple[str, JSON]:
-    description = draw(st.one_of(tcs.descriptions_near(tcs.DESCRIPTION_CAP), tcs.descriptions_near(1500)))
+    description = draw(st.one_of(tcs.descriptions_near(measures.DESCRIPTION_CAP), tcs.descriptions_near(1500)))
     schema = draw(tcs.flat_schemas(max_properties=3))
     padding = draw(st.sampled_from([0, 7000, 9000]))
     if padding:
@@ -234,8 +237,8 @@ def test_internal_tools_are_never_capped(toolconformance_host: HostClient) -> No
         install(client, [doc])
         scenario = {
             "plugin": doc,
-            "descriptionBytes": tcs.utf8_len(description),
-            "definitionBytes": tcs.definition_bytes("local_probe", description, schema, cap_description=False),
+            "descriptionBytes": measures.utf8_len(description),
+            "definitionBytes": measures.definition_bytes("local_probe", description, schema, cap_description=False),
         }
         session = client.open(identity={"userId": "u1"})
         for where, entry in zip(
@@ -244,7 +247,7 @@ def test_internal_tools_are_never_capped(toolconformance_host: HostClient) -> No
             check(
                 entry.get("description") == description,
                 f"the internal tool's description is advertised unchanged in the {where}",
-                {"advertisedBytes": tcs.utf8_len(entry.get("description") or "")},
+                {"advertisedBytes": measures.utf8_len(entry.get("description") or "")},
                 scenario,
             )
             advertised = without_reason(entry.get("parameters"))

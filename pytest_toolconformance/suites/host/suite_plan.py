@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from hypothesis import strategies as st
 
+from pytest_toolconformance import measures
 from pytest_toolconformance import strategies as tcs
 from pytest_toolconformance.host import scripted
 from pytest_toolconformance.host.client import HostClient, Session, check
@@ -52,7 +53,7 @@ def test_plan_turns_advertise_the_build_tool_list(toolconformance_host: HostClie
         )
         for key in ("tools", "catalog"):
             check(
-                tcs.js_stringify(plan[key]) == tcs.js_stringify(build[key]),
+                measures.js_stringify(plan[key]) == measures.js_stringify(build[key]),
                 f"the Plan turn's {key} equal the Build turn's",
                 {
                     "onlyBuild": sorted({e["name"] for e in build[key]} - {e["name"] for e in plan[key]}),
@@ -61,7 +62,7 @@ def test_plan_turns_advertise_the_build_tool_list(toolconformance_host: HostClie
                 scenario,
             )
         check(
-            tcs.js_stringify(plan["payload"].get("tools")) == tcs.js_stringify(build["payload"].get("tools")),
+            measures.js_stringify(plan["payload"].get("tools")) == measures.js_stringify(build["payload"].get("tools")),
             "the Plan turn's payload tools equal the Build turn's",
             None,
             scenario,

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from hypothesis import strategies as st
 
+from pytest_toolconformance import measures
 from pytest_toolconformance import strategies as tcs
 from pytest_toolconformance.host.client import HostClient, check
 from pytest_toolconformance.profile import run_property
@@ -96,10 +97,10 @@ def test_external_schemas_are_never_reconstructed(toolconformance_host: HostClie
                 tool = known.get(entry.get("name"))
                 if tool is None or not tool.external:
                     continue
-                if tcs.definition_bytes(tool.name, tool.description, tool.parameters) > tcs.DEFINITION_CAP:
+                if measures.definition_bytes(tool.name, tool.description, tool.parameters) > measures.DEFINITION_CAP:
                     continue  # CAP-2 replaces it; that is checked there
                 check(
-                    tcs.js_stringify(entry.get("parameters")) == tcs.js_stringify(tool.parameters),
+                    measures.js_stringify(entry.get("parameters")) == measures.js_stringify(tool.parameters),
                     f"external tool {tool.name} is advertised with its schema byte-identical to the registered one "
                     "(no reason, nothing rebuilt)",
                     {"advertised": entry.get("parameters"), "registered": tool.parameters},

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 
+from pytest_toolconformance import measures
 from pytest_toolconformance.findings import StepOutOfTime
 from pytest_toolconformance.plugins.loaders.openclaw import (
     OpenClawPlugin,
@@ -20,7 +21,7 @@ from pytest_toolconformance.plugins.parametrize import for_each_plugin, for_each
 from pytest_toolconformance.plugins.static import kind_notes, schema_error
 from pytest_toolconformance.plugins.subject import Subject, ToolSubject
 from pytest_toolconformance.plugins.under_test import PluginUnderTest, ToolUnderTest
-from reference_host import flat_object_problem, json_bytes
+from reference_host import flat_object_problem
 
 pytest_generate_tests = generate_tests
 
@@ -162,7 +163,7 @@ def test_advertised_bytes(toolconformance_subject: ToolSubject) -> None:
     entry = next((t for t in composition.tools if t.get("name") == tool.name), None)
     if entry is None:
         pytest.skip(f"tool {tool.name} is not in the model's tool list of a session in its scope")
-    size = json_bytes(dict(entry))
+    size = measures.json_bytes(dict(entry))
     # As every kit check records its rule: on the item, not through record_property, which warns under
     # junit_family xunit2 (pytest's default) and so turns a correct plugin red under -W error.
     subject.request.node.user_properties.append(("advertised_bytes", size))
