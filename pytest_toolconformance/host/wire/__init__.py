@@ -1,10 +1,6 @@
-"""The wire protocol: check a host written in any language (``--toolconformance-host=exec:COMMAND``).
-
-:mod:`.protocol` holds the vocabulary and the message schemas, :mod:`.client` the kit's side
-(:class:`~.client.WireHostAdapter`), :mod:`.outcomes` the pytest hook that reports protocol faults as
-*errored*. The reference host's side is :mod:`pytest_toolconformance.host.wire.reference_server`;
-docs/wire-protocol.md is the spec.
-"""
+"""The wire protocol, a host in any language over JSON lines (``--toolconformance-host=exec:COMMAND``,
+docs/wire-protocol.md): its vocabulary and message schemas, the kit's side that talks to such a host,
+and the reference host's wire server."""
 
 from __future__ import annotations
 

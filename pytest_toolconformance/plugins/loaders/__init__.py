@@ -1,10 +1,6 @@
-"""Plugin loaders: turn a plugin folder, manifest or entry file into an object with ``register(ctx)``.
-
-Every plugin runs in a confined bridge process of its own (:mod:`.bridged`): JS and TypeScript
-entries in Node.js (:mod:`.node`), Python entries in the kit's interpreter (:mod:`.python_process`).
-Only where that cannot work (no POSIX pipes: Windows) is a Python entry imported into the kit's own
-process (:mod:`.python`, behind the in-process guard of :mod:`.python_guard`), and the report says so.
-"""
+"""Plugin loaders: a plugin folder, manifest or entry file to an object with ``register(ctx)``, each in a
+confined bridge process of its own (JS and TypeScript in Node.js, Python in the kit's interpreter), or
+imported in process, guarded, only where no bridge can run (no POSIX pipes), which the report says."""
 
 from __future__ import annotations
 

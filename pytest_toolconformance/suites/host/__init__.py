@@ -1,1 +1,2 @@
-"""The conformance suites. Collected only under ``--toolconformance``; modules are ``suite_*.py``."""
+"""The host suites: one module a rule family (``suite_<family>.py``), what several of them share
+(composing.py, generated.py, turns.py, preconditions.py) and the scenario files' runner (scenarios.py)."""

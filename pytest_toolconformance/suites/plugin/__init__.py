@@ -1,10 +1,6 @@
-"""The plugin suites: checks of the plugin rules against plugins loaded for real.
-
-Collected only under ``--toolconformance`` with at least one ``--toolconformance-plugin``. Each
-plugin is installed once per run into the reference host (the oracle); its tools are called with
-generated arguments. Modules are named ``suite_*.py`` so that nothing but the kit's own collection
-hook ever collects them.
-"""
+"""The plugin suites: the plugin rules checked against plugins loaded for real and installed once per run
+into the reference host; collected only under ``--toolconformance`` with a ``--toolconformance-plugin``,
+and only by the kit's own collection hook (modules ``suite_*.py``; fixtures and hooks in _fixtures.py)."""
 
 from __future__ import annotations
 
