@@ -3,7 +3,8 @@
 A check that finds a rule broken raises :class:`Finding`: the rule, the subject it binds (the host,
 a plugin, or one tool of a plugin), what was expected, what happened, the smallest reproduction and
 the fix. Its text is what every report shows, so it reads the same in the terminal, the JSON, the
-Markdown and the HTML.
+Markdown and the HTML. A check that could judge no rule (the subject could not be checked) raises an
+:class:`Unjudged`, reported *errored*.
 """
 
 from __future__ import annotations
@@ -40,7 +41,29 @@ def shorten(value: Any, limit: int = 300, *, verbatim: bool = False) -> str:
     return text[: max(0, limit - len(suffix))] + suffix
 
 
-class StepOutOfTime(Exception):
+class Unjudged(BaseException):
+    """A check's failure that judged no rule: the subject could not be checked at all (a host that
+    answered outside the protocol or stopped answering, a plugin step out of time, a tool too slow to
+    judge, the run's budget spent). pytest would call it failed; the kit reports it *errored*
+    (:mod:`pytest_toolconformance.report.outcomes` reads this base alone, as pytest's skipping reads
+    its ``OutcomeException`` family), so no host or plugin module is imported to tell.
+
+    A subclass derives from ``Exception`` too (``class StepOutOfTime(Unjudged, Exception)``) unless it
+    must end a property at once: Hypothesis takes an ``Exception`` for a failing example and runs the
+    check again to shrink it, which against a host that stopped answering only burns time.
+    """
+
+    def given_up(self) -> str | None:
+        """Where the kit gave up on its subject with this (every later check meets the same): the one
+        line that tells each later check so, the first having shown it in full; None otherwise."""
+        return None
+
+
+#: The user property of a check the plugin run's budget left unjudged (the report counts them).
+UNJUDGED_PROPERTY = "toolconformance_unjudged"
+
+
+class StepOutOfTime(Unjudged, Exception):
     """A step of a plugin (its import, register or one call) ran out of its time bound, twice.
 
     Reported *errored*, never as a rule's failure: the step did not finish, so no rule could be judged
@@ -77,8 +100,18 @@ class Finding(AssertionError):
     at ``happened_limit`` characters (a load error that quotes Node's stderr wants more).
     """
 
-    def __init__(self, rule: str, expected: str, happened: Any, *, subject: str = "host", where: str | None = None,
-                 reproduction: Any = None, fix: str | None = None, happened_limit: int = 800) -> None:
+    def __init__(
+        self,
+        rule: str,
+        expected: str,
+        happened: Any,
+        *,
+        subject: str = "host",
+        where: str | None = None,
+        reproduction: Any = None,
+        fix: str | None = None,
+        happened_limit: int = 800,
+    ) -> None:
         if subject not in SUBJECTS:
             raise ValueError(f"subject {subject!r} is not one of {SUBJECTS}")
         self.rule = rule
@@ -90,8 +123,11 @@ class Finding(AssertionError):
         self.happened = shorten(happened, happened_limit, verbatim=True)
         self.reproduction = None if reproduction is None else shorten(reproduction, REPRODUCTION_LIMIT, verbatim=True)
         known = all_rules().get(rule)
-        self.fix = fix if fix is not None else (fix_advice(known, "host" if subject == "host" else "plugin")
-                                                if known is not None else None)
+        self.fix = (
+            fix
+            if fix is not None
+            else (fix_advice(known, "host" if subject == "host" else "plugin") if known is not None else None)
+        )
         super().__init__(self.text())
 
     def text(self) -> str:
@@ -104,8 +140,15 @@ class Finding(AssertionError):
         return "\n".join(lines)
 
     def as_json(self) -> dict[str, Any]:
-        return {"rule": self.rule, "subject": self.subject, "where": self.where, "expected": self.expected,
-                "happened": self.happened, "reproduction": self.reproduction, "fix": self.fix}
+        return {
+            "rule": self.rule,
+            "subject": self.subject,
+            "where": self.where,
+            "expected": self.expected,
+            "happened": self.happened,
+            "reproduction": self.reproduction,
+            "fix": self.fix,
+        }
 
 
 #: The rule of the conformance test that is running, bound once from its marker (host checks read it).
@@ -127,13 +170,20 @@ def bound_rule() -> str:
     """The running test's one rule, as its ``toolconformance`` marker names it."""
     rule = _BOUND_RULE.get()
     if rule is None:
-        raise TypeError("this check runs outside a test marked with exactly one rule "
-                        "(@pytest.mark.toolconformance(\"RULE-N\")): pass rule= to name the rule it checks")
+        raise TypeError(
+            "this check runs outside a test marked with exactly one rule "
+            '(@pytest.mark.toolconformance("RULE-N")): pass rule= to name the rule it checks'
+        )
     return rule
 
 
-def exception_in(exc: BaseException | None, kinds: type[BaseException] | tuple[type[BaseException], ...], *,
-                 chained: bool = True, seen: set[int] | None = None) -> BaseException | None:
+def exception_in(
+    exc: BaseException | None,
+    kinds: type[BaseException] | tuple[type[BaseException], ...],
+    *,
+    chained: bool = True,
+    seen: set[int] | None = None,
+) -> BaseException | None:
     """The first exception of ``kinds`` behind ``exc``: itself, one inside an exception group
     (Hypothesis reports several bugs, or a flaky one, as a group), or, when ``chained``, one it was
     raised from or while handling."""
@@ -150,8 +200,9 @@ def exception_in(exc: BaseException | None, kinds: type[BaseException] | tuple[t
                 return found
     if not chained:
         return None
-    return (exception_in(exc.__cause__, kinds, chained=chained, seen=seen)
-            or exception_in(exc.__context__, kinds, chained=chained, seen=seen))
+    return exception_in(exc.__cause__, kinds, chained=chained, seen=seen) or exception_in(
+        exc.__context__, kinds, chained=chained, seen=seen
+    )
 
 
 def finding_in(exc: BaseException | None) -> Finding | None:

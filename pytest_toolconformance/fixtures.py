@@ -67,7 +67,7 @@ def toolconformance_host(toolconformance_adapter: HostAdapter) -> HostClient:
         return HostClient(toolconformance_adapter)
     if isinstance(fault, WireHostUnusable) and fault.original.fault == "gave-up":
         # The kit gave up on the host: the check runs to its first request, which errors in one line
-        # (host.wire.outcomes), so a check of a capability the host never declared skips as usual.
+        # (report.outcomes), so a check of a capability the host never declared skips as usual.
         return HostClient(toolconformance_adapter)
     # The message names the host and its fault; a traceback would show only the kit's client. Raised
     # outside the handler so pytest has no chain to format either: reading the source of every frame

@@ -2,7 +2,10 @@
 
 :func:`read_settings` turns options into :class:`Settings` (a bad value is a one-line usage error
 naming the option); plugin.py stores them with :func:`store`, and everything else reads them from
-the config (:func:`of`) or, inside a running check, with :func:`active`.
+the config (:func:`of`) or, inside a running check, with :func:`active`. Pure settings: this module
+imports nothing else of the kit (tests/kit/test_layering.py), so every layer may read it; what a
+setting means to a host or a plugin (a host spec's adapter, a folder's pi extensions) is worked out
+where the run is built (plugin.py).
 """
 
 from __future__ import annotations
@@ -17,9 +20,9 @@ from typing import Any
 
 import pytest
 
-from pytest_toolconformance.host.connect import DEFAULT_HOST
-
 SUITE_CHOICES = ("host", "plugin", "all")
+#: The host a run checks when none is given: the reference host, in process.
+DEFAULT_HOST = "pytest_toolconformance.host.inprocess:factory"
 #: The seed of a run that names none: runs are deterministic unless ``--toolconformance-seed=random``.
 DEFAULT_SEED = 0
 MAX_SEED = 2**32 - 1
@@ -46,54 +49,126 @@ class Option:
 
 #: Every command-line option has an ini mirror.
 OPTIONS: tuple[Option, ...] = (
-    Option("--toolconformance", "toolconformance",
-           "run the agent-host tool conformance suites (a --toolconformance-plugin alone runs them too)", "bool"),
-    Option("--toolconformance-suites", "toolconformance_suites",
-           "which suites run: host, plugin or all (default: plugin when a plugin is given, else host)", "choice",
-           "host|plugin|all"),
-    Option("--toolconformance-host", "toolconformance_host",
-           "host under test: module:factory (a Python adapter) or exec:COMMAND (wire protocol); "
-           "default: the reference host", "string", "SPEC"),
-    Option("--toolconformance-plugin", "toolconformance_plugins",
-           "plugin to check: a folder with plugin.json, a manifest, or an entry file (repeatable); "
-           "given alone, it runs the plugin checks only", "linelist", "PATH"),
-    Option("--toolconformance-report", "toolconformance_report",
-           "write a JSON conformance report by rule to PATH (and PATH's .md and .html beside it)", "string", "PATH"),
-    Option("--toolconformance-deviations", "toolconformance_deviations",
-           "known deviations file (TOML or JSON): listed rules that fail are reported as deviation", "string", "PATH"),
-    Option("--toolconformance-deviations-update", "toolconformance_deviations_update",
-           "write this run's failures into the deviations file and remove its stale entries "
-           "(a new entry's reason must then be written by a person)", "bool"),
-    Option("--toolconformance-max-examples", "toolconformance_max_examples",
-           f"generated cases per property, at least 1 (default {DEFAULT_MAX_EXAMPLES})", "int", "N"),
-    Option("--toolconformance-seed", "toolconformance_seed",
-           f"seed of the generated cases, 0 to {MAX_SEED}, or random to explore (default {DEFAULT_SEED})", "seed",
-           "N|random"),
-    Option("--toolconformance-timeout", "toolconformance_timeout",
-           f"seconds a plugin or host may take for one step on an idle machine, at least 0.1 (default "
-           f"{DEFAULT_TIMEOUT:g}); the bound is stretched by the load measured at start, a plugin step out of "
-           "time is retried once, then errored; a wire host's request gets one more per 100 tools it holds",
-           "float", "S"),
-    Option("--toolconformance-host-startup-timeout", "toolconformance_host_startup_timeout",
-           "seconds a wire host may take to start and answer the hello, at least 0.1 (default: "
-           f"{DEFAULT_HOST_STARTUP_TIMEOUT:g}, or --toolconformance-timeout when that is longer)", "float", "S"),
-    Option("--toolconformance-plugin-budget", "toolconformance_plugin_budget",
-           f"seconds a plugin run may take on an idle machine, at least 1 (default {DEFAULT_PLUGIN_BUDGET:g}), "
-           "stretched by the load measured at start as the step bound is; a check that starts after they are spent "
-           "is errored, not judged, and the run does not pass", "float", "S"),
-    Option("--toolconformance-tool-budget", "toolconformance_tool_budget",
-           "COST-2: advertised bytes a tool may cost per turn, at least 1; an overrun fails (default: report only)",
-           "int", "BYTES"),
-    Option("--toolconformance-pass-env", "toolconformance_pass_env",
-           "environment variable NAME a plugin's processes may see; they get a scrubbed environment otherwise "
-           "(repeatable)", "linelist", "NAME"),
-    Option("--toolconformance-ruleset", "toolconformance_ruleset",
-           "the frozen rule set the run gates on (a name such as 2026.12, see pytest_toolconformance/rulesets/); a "
-           "check the kit gained since is reported as new and advisory (default: latest, every rule and check)",
-           "string", "NAME"),
-    Option("--toolconformance-allow-unconfined", "toolconformance_allow_unconfined",
-           "check plugins even where the kit cannot confine them (no namespaces here: their code can reach the "
-           "network, the disk and the job's secrets); without it that is an error in CI (CI set)", "bool"),
+    Option(
+        "--toolconformance",
+        "toolconformance",
+        "run the agent-host tool conformance suites (a --toolconformance-plugin alone runs them too)",
+        "bool",
+    ),
+    Option(
+        "--toolconformance-suites",
+        "toolconformance_suites",
+        "which suites run: host, plugin or all (default: plugin when a plugin is given, else host)",
+        "choice",
+        "host|plugin|all",
+    ),
+    Option(
+        "--toolconformance-host",
+        "toolconformance_host",
+        "host under test: module:factory (a Python adapter) or exec:COMMAND (wire protocol); "
+        "default: the reference host",
+        "string",
+        "SPEC",
+    ),
+    Option(
+        "--toolconformance-plugin",
+        "toolconformance_plugins",
+        "plugin to check: a folder with plugin.json, a manifest, or an entry file (repeatable); "
+        "given alone, it runs the plugin checks only",
+        "linelist",
+        "PATH",
+    ),
+    Option(
+        "--toolconformance-report",
+        "toolconformance_report",
+        "write a JSON conformance report by rule to PATH (and PATH's .md and .html beside it)",
+        "string",
+        "PATH",
+    ),
+    Option(
+        "--toolconformance-deviations",
+        "toolconformance_deviations",
+        "known deviations file (TOML or JSON): listed rules that fail are reported as deviation",
+        "string",
+        "PATH",
+    ),
+    Option(
+        "--toolconformance-deviations-update",
+        "toolconformance_deviations_update",
+        "write this run's failures into the deviations file and remove its stale entries "
+        "(a new entry's reason must then be written by a person)",
+        "bool",
+    ),
+    Option(
+        "--toolconformance-max-examples",
+        "toolconformance_max_examples",
+        f"generated cases per property, at least 1 (default {DEFAULT_MAX_EXAMPLES})",
+        "int",
+        "N",
+    ),
+    Option(
+        "--toolconformance-seed",
+        "toolconformance_seed",
+        f"seed of the generated cases, 0 to {MAX_SEED}, or random to explore (default {DEFAULT_SEED})",
+        "seed",
+        "N|random",
+    ),
+    Option(
+        "--toolconformance-timeout",
+        "toolconformance_timeout",
+        f"seconds a plugin or host may take for one step on an idle machine, at least 0.1 (default "
+        f"{DEFAULT_TIMEOUT:g}); the bound is stretched by the load measured at start, a plugin step out of "
+        "time is retried once, then errored; a wire host's request gets one more per 100 tools it holds",
+        "float",
+        "S",
+    ),
+    Option(
+        "--toolconformance-host-startup-timeout",
+        "toolconformance_host_startup_timeout",
+        "seconds a wire host may take to start and answer the hello, at least 0.1 (default: "
+        f"{DEFAULT_HOST_STARTUP_TIMEOUT:g}, or --toolconformance-timeout when that is longer)",
+        "float",
+        "S",
+    ),
+    Option(
+        "--toolconformance-plugin-budget",
+        "toolconformance_plugin_budget",
+        f"seconds a plugin run may take on an idle machine, at least 1 (default {DEFAULT_PLUGIN_BUDGET:g}), "
+        "stretched by the load measured at start as the step bound is; a check that starts after they are spent "
+        "is errored, not judged, and the run does not pass",
+        "float",
+        "S",
+    ),
+    Option(
+        "--toolconformance-tool-budget",
+        "toolconformance_tool_budget",
+        "COST-2: advertised bytes a tool may cost per turn, at least 1; an overrun fails (default: report only)",
+        "int",
+        "BYTES",
+    ),
+    Option(
+        "--toolconformance-pass-env",
+        "toolconformance_pass_env",
+        "environment variable NAME a plugin's processes may see; they get a scrubbed environment otherwise "
+        "(repeatable)",
+        "linelist",
+        "NAME",
+    ),
+    Option(
+        "--toolconformance-ruleset",
+        "toolconformance_ruleset",
+        "the frozen rule set the run gates on (a name such as 2026.12, see pytest_toolconformance/rulesets/); a "
+        "check the kit gained since is reported as new and advisory (default: latest, every rule and check)",
+        "string",
+        "NAME",
+    ),
+    Option(
+        "--toolconformance-allow-unconfined",
+        "toolconformance_allow_unconfined",
+        "check plugins even where the kit cannot confine them (no namespaces here: their code can reach the "
+        "network, the disk and the job's secrets); without it that is an error in CI (CI set)",
+        "bool",
+    ),
 )
 _INI_TYPES = {"bool": "bool", "linelist": "linelist", "int": "int", "float": "float"}
 
@@ -133,8 +208,11 @@ class Settings:
         return self.enabled and self.suites in ("plugin", "all") and bool(self.plugins)
 
     def seed_sentence(self) -> str:
-        how = {"default": "the default seed; --toolconformance-seed=random explores",
-               "given": "given by --toolconformance-seed", "random": "drawn at random for this run"}[self.seed_source]
+        how = {
+            "default": "the default seed; --toolconformance-seed=random explores",
+            "given": "given by --toolconformance-seed",
+            "random": "drawn at random for this run",
+        }[self.seed_source]
         return f"seed {self.seed} ({how}); rerun with --toolconformance-seed={self.seed} to get the same cases"
 
     def header_lines(self) -> list[str]:
@@ -156,12 +234,14 @@ def add_options(parser: pytest.Parser) -> None:
             group.addoption(option.flag, action="store_true", default=None, dest=option.dest, help=option.help)
             parser.addini(option.ini, option.help, type="bool", default=False)
         elif option.kind == "linelist":
-            group.addoption(option.flag, action="append", default=None, dest=option.dest, metavar=option.metavar,
-                            help=option.help)
+            group.addoption(
+                option.flag, action="append", default=None, dest=option.dest, metavar=option.metavar, help=option.help
+            )
             parser.addini(option.ini, option.help, type="linelist", default=[])
         else:
-            group.addoption(option.flag, action="store", default=None, dest=option.dest, metavar=option.metavar,
-                            help=option.help)
+            group.addoption(
+                option.flag, action="store", default=None, dest=option.dest, metavar=option.metavar, help=option.help
+            )
             ini_type = _INI_TYPES.get(option.kind, "string")
             parser.addini(option.ini, option.help, type=ini_type, default=None if ini_type != "string" else "")
 
@@ -222,7 +302,8 @@ def read_settings(config: pytest.Config) -> Settings:
         raise pytest.UsageError(
             f"{host_src}={host} is not used by a plugin-only run: plugins are checked in the kit's reference host. "
             "Add --toolconformance-suites=all to check that host with the host suites as well, or leave the "
-            "host out")
+            "host out"
+        )
     return Settings(
         # A plugin to check is reason enough to run the kit: `pytest --toolconformance-plugin=.` alone.
         enabled=bool(values["toolconformance"][0]) or bool(plugins),
@@ -290,29 +371,3 @@ def resolve_path(config: pytest.Config, dest: str, value: str) -> Path:
     from_cli = config.getoption(dest, None) is not None
     base = config.invocation_params.dir if from_cli or config.inipath is None else config.inipath.parent
     return Path(base) / path
-
-
-def check_plugin_paths(config: pytest.Config, settings: Settings) -> Settings:
-    """A plugin that is not there is a usage error (exit 4), not a finding about it. A folder that
-    declares several pi extensions (``package.json``'s ``pi.extensions``, as pi loads them) stands for
-    each of them: the settings returned name them one by one."""
-    from pytest_toolconformance.plugins.loaders import MANIFEST_NAME, pi_extension_entries
-    from reference_host import PluginLoadError
-
-    specs: list[str] = []
-    for spec in settings.plugins:
-        path = resolve_path(config, "toolconformance_plugin", spec)
-        if not path.exists():
-            raise pytest.UsageError(f"--toolconformance-plugin={spec}: {path} does not exist; "
-                                    "give a plugin folder, its manifest or its entry file")
-        entries: list[Path] = []
-        if path.is_dir() and not (path / MANIFEST_NAME).is_file():
-            try:
-                entries = pi_extension_entries(path)
-            except PluginLoadError:
-                entries = []  # an unreadable package.json is that plugin's load error, reported as such
-        if len(entries) > 1:
-            specs += [str(entry) for entry in entries]
-        else:
-            specs.append(spec)
-    return replace(settings, plugins=tuple(specs)) if specs != list(settings.plugins) else settings

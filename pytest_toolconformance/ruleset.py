@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import importlib
 import tomllib
-from collections.abc import Generator
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -25,7 +24,6 @@ from typing import Any
 
 import pytest
 
-from pytest_toolconformance.findings import ToolConformanceAdvisory, finding_in
 from pytest_toolconformance.rules import MARKER
 
 RULESETS_DIR = Path(__file__).parent / "rulesets"
@@ -70,7 +68,8 @@ def load(name: str) -> RuleSet | None:
     if not path.is_file():
         raise pytest.UsageError(
             f"--toolconformance-ruleset={name}: no such rule set; this kit has {', '.join(names()) or 'none'} and "
-            f"{LATEST} (every rule and check of this kit). Pin one of them, or upgrade the kit for a newer set")
+            f"{LATEST} (every rule and check of this kit). Pin one of them, or upgrade the kit for a newer set"
+        )
     data = tomllib.loads(path.read_text("utf-8"))
     return RuleSet(name=name, rules=frozenset(data["rules"]), checks=frozenset(data["checks"]))
 
@@ -90,8 +89,10 @@ def current_checks() -> dict[str, list[str]]:
 
     found: dict[str, list[str]] = {}
     host_suites = Path(__file__).parent / "suites" / "host"
-    for folder, package in ((host_suites, "pytest_toolconformance.suites.host"),
-                            (PLUGIN_SUITES_DIR, "pytest_toolconformance.suites.plugin")):
+    for folder, package in (
+        (host_suites, "pytest_toolconformance.suites.host"),
+        (PLUGIN_SUITES_DIR, "pytest_toolconformance.suites.plugin"),
+    ):
         for path in sorted(folder.glob("suite_*.py")):
             module = importlib.import_module(f"{package}.{path.stem}")
             for name, function in sorted(vars(module).items()):
@@ -106,48 +107,24 @@ def current_checks() -> dict[str, list[str]]:
 
 
 class RuleSetPlugin:
-    """Applies a pinned set to a run: new checks advisory, the set named in the header and the summary."""
+    """Tells a run's rule set: in the header, and in the summary with the checks added since (which
+    ``report/outcomes.py`` takes out of the gate); plugin.py registers it when the kit is on."""
 
     def __init__(self, ruleset: RuleSet | None, name: str) -> None:
         self.ruleset = ruleset
         self.name = name
         self.new: dict[str, str] = {}  # check id -> what it found
 
-    def _is_new(self, item: pytest.Item) -> bool:
-        if self.ruleset is None:
-            return False
-        rules = [rule for mark in item.iter_markers(MARKER) for rule in mark.args]
-        return bool(rules) and not self.ruleset.holds(check_id(item), rules)
-
     def pytest_report_header(self) -> str:
         if self.ruleset is None:
-            return f"toolconformance: rule set {LATEST} (every rule and check of this kit; pin one of " \
-                   f"{', '.join(names())} with --toolconformance-ruleset)"
-        return (f"toolconformance: rule set {self.name} (pinned: {len(self.ruleset.rules)} rules, "
-                f"{len(self.ruleset.checks)} checks gate this run; a check added since is advisory)")
-
-    @pytest.hookimpl(wrapper=True)
-    def pytest_runtest_makereport(self, item: pytest.Item, call: pytest.CallInfo[None]) -> Generator[None, Any, Any]:
-        report = yield
-        if not self._is_new(item) or report.when != "call" and not report.failed:
-            return report
-        check = check_id(item)
-        if report.when == "call" and report.passed:
-            found = "passes"
-        elif report.skipped:
-            return report
-        else:
-            found = f"would fail: {_first_line(call, report)}"
-            item.warn(ToolConformanceAdvisory(
-                f"new check {check} (not in rule set {self.name}, advisory until you move the pin): {found}"))
-        # On the report too: under xdist the controller's summary counts them from the reports it is sent.
-        report.user_properties.append((NEW_CHECK_PROPERTY, f"{check}: {found}"))
-        # Out of the gate: the check did not exist when the set was frozen.
-        report.outcome = "skipped"
-        report.longrepr = (str(item.path), None,
-                           f"new since rule set {self.name} (advisory; --toolconformance-ruleset={LATEST} gates "
-                           f"on it): {found}")
-        return report
+            return (
+                f"toolconformance: rule set {LATEST} (every rule and check of this kit; pin one of "
+                f"{', '.join(names())} with --toolconformance-ruleset)"
+            )
+        return (
+            f"toolconformance: rule set {self.name} (pinned: {len(self.ruleset.rules)} rules, "
+            f"{len(self.ruleset.checks)} checks gate this run; a check added since is advisory)"
+        )
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         for key, value in report.user_properties:
@@ -161,22 +138,8 @@ class RuleSetPlugin:
         line = f"toolconformance: rule set {self.name}: the verdict is on its rules and checks"
         if self.new:
             failing = sum(1 for found in self.new.values() if found != "passes")
-            line += (f"; {len(self.new)} check(s) added since are advisory ({failing} would fail): move the pin "
-                     f"(--toolconformance-ruleset={LATEST} or a newer set) to gate on them")
+            line += (
+                f"; {len(self.new)} check(s) added since are advisory ({failing} would fail): move the pin "
+                f"(--toolconformance-ruleset={LATEST} or a newer set) to gate on them"
+            )
         terminalreporter.write_line(line, yellow=bool(self.new))
-
-
-def _first_line(call: pytest.CallInfo[None], report: pytest.TestReport) -> str:
-    """What a new check found, in one line: its finding's first line, else its exception's."""
-    error = call.excinfo.value if call.excinfo is not None else None
-    finding = finding_in(error) if error is not None else None
-    text = finding.text() if finding is not None else str(error if error is not None else report.longrepr or "")
-    lines = [line for line in text.strip().splitlines() if line.strip()]
-    return lines[0] if lines else "it did not pass"
-
-
-def configure(config: pytest.Config, name: str) -> RuleSetPlugin:
-    """Register the run's rule-set plugin (``name`` from --toolconformance-ruleset)."""
-    plugin = RuleSetPlugin(load(name), name)
-    config.pluginmanager.register(plugin, "toolconformance-ruleset")
-    return plugin

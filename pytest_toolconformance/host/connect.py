@@ -17,6 +17,7 @@ import pytest
 
 from pytest_toolconformance.host.contract import ADAPTER_METHODS, HostAdapter
 from pytest_toolconformance.host.errors import HostSpecError
+from pytest_toolconformance.options import DEFAULT_HOST
 
 try:
     from pytest_toolconformance.host.wire.client import WireHostAdapter
@@ -24,7 +25,6 @@ except ImportError as exc:  # the wire client needs a POSIX system (process grou
     WireHostAdapter = None  # type: ignore[assignment,misc]
     _WIRE_UNAVAILABLE = str(exc)
 
-DEFAULT_HOST = "pytest_toolconformance.host.inprocess:factory"
 #: Where a run keeps its adapter.
 ADAPTER_KEY = pytest.StashKey[HostAdapter]()
 

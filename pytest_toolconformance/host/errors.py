@@ -10,12 +10,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from pytest_toolconformance.findings import Unjudged
+
 
 class HostSpecError(Exception):
     """A ``--toolconformance-host`` value that cannot give an adapter; the message is one line."""
 
 
-class HostProtocolError(Exception):
+class HostProtocolError(Unjudged, Exception):
     """The host answered something the adapter contract does not allow."""
 
 

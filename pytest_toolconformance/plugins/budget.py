@@ -28,13 +28,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from pytest_toolconformance.findings import shorten
+from pytest_toolconformance.findings import UNJUDGED_PROPERTY, shorten
 
 #: A tool whose answered calls took longer than the idle step bound for this many bounds in all is too
 #: slow to judge here (50 s of its calls at the default --toolconformance-timeout of 5 s).
 SLOW_TOOL_BOUNDS = 10.0
-#: The user property a check left unjudged by the run's budget carries (the report counts them).
-UNJUDGED_PROPERTY = "toolconformance_unjudged"
 _OPTION = "--toolconformance-plugin-budget"
 
 

@@ -167,10 +167,17 @@ def _entry(raw: Any, index: int, source: str, known: Iterable[str], placeholders
         if key in raw and (not isinstance(raw[key], str) or not raw[key].strip()):
             raise _fail(source, where, f"{key} must be a non-empty string")
     checks = raw.get("checks", [])
-    if "checks" in raw and ("rule" not in raw or not isinstance(checks, list) or not checks
-                            or not all(isinstance(c, str) and c.strip() for c in checks)):
-        raise _fail(source, where, "checks goes with rule and is a non-empty list of check names, such as "
-                                   '["test_name", "test_name[case]"]')
+    if "checks" in raw and (
+        "rule" not in raw
+        or not isinstance(checks, list)
+        or not checks
+        or not all(isinstance(c, str) and c.strip() for c in checks)
+    ):
+        raise _fail(
+            source,
+            where,
+            'checks goes with rule and is a non-empty list of check names, such as ["test_name", "test_name[case]"]',
+        )
     if "reason" not in raw:
         raise _fail(
             source, where, "has no reason; say why the host deviates (a deviation without a reason is not reviewable)"
@@ -189,8 +196,14 @@ def _entry(raw: Any, index: int, source: str, known: Iterable[str], placeholders
             where,
             f"rule {rule} is not a rule of this kit (the report lists them all); fix the ID or delete the entry",
         )
-    return Deviation(index=index, reason=raw["reason"].strip(), rule=rule, test=raw.get("test"), link=raw.get("link"),
-                     checks=tuple(c.strip() for c in checks))
+    return Deviation(
+        index=index,
+        reason=raw["reason"].strip(),
+        rule=rule,
+        test=raw.get("test"),
+        link=raw.get("link"),
+        checks=tuple(c.strip() for c in checks),
+    )
 
 
 def load_deviations(path: str | Path, *, source: str | None = None, updating: bool = False) -> Deviations:
@@ -219,7 +232,9 @@ def load_deviations(path: str | Path, *, source: str | None = None, updating: bo
 
 
 def updated(
-    deviations: Deviations, failed_rules: Sequence[str], stale: Iterable[Deviation],
+    deviations: Deviations,
+    failed_rules: Sequence[str],
+    stale: Iterable[Deviation],
     stale_checks: Mapping[int, set[str]] | None = None,
 ) -> tuple[list[dict[str, Any]], list[str], list[str]]:
     """(entries, added, removed): the file's entries without the stale ones (an entry that names checks
@@ -272,8 +287,9 @@ def _comments_above(text: str, header: int) -> int:
     return start
 
 
-def rewrite(text: str, path: Path, deviations: Deviations, entries: Sequence[Mapping[str, Any]],
-            added: Sequence[str]) -> str:
+def rewrite(
+    text: str, path: Path, deviations: Deviations, entries: Sequence[Mapping[str, Any]], added: Sequence[str]
+) -> str:
     """The file's new text after an update (``entries``, from :func:`updated`): a JSON file is written
     afresh (:func:`dump`); a TOML file keeps its text and its comments, less the blocks of the entries
     removed, with a trimmed entry's checks line rewritten and the added entries after the rest."""
@@ -282,7 +298,7 @@ def rewrite(text: str, path: Path, deviations: Deviations, entries: Sequence[Map
         return dump(entries, path)  # (a TOML file in another form, say inline tables, is written afresh too)
     starts = [_comments_above(text, header) for header in headers]
     now = {(f'rule = "{e["rule"]}"' if "rule" in e else f'test = "{e["test"]}"'): e for e in entries}
-    pieces = [text[:starts[0]] if starts else text]
+    pieces = [text[: starts[0]] if starts else text]
     for entry, start, end in zip(deviations.entries, starts, [*starts[1:], len(text)], strict=True):
         kept = now.get(entry.key)
         if kept is None:

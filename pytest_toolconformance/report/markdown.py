@@ -10,8 +10,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-ICON = {"passed": "✅", "failed": "❌", "errored": "💥", "deviation": "⚠️", "blocked": "⛔", "skipped": "⏭️",
-        "not-applicable": "➖", "not-run": "▫️"}
+ICON = {
+    "passed": "✅",
+    "failed": "❌",
+    "errored": "💥",
+    "deviation": "⚠️",
+    "blocked": "⛔",
+    "skipped": "⏭️",
+    "not-applicable": "➖",
+    "not-run": "▫️",
+}
 ORDER = ("failed", "errored", "deviation", "blocked", "skipped", "not-applicable", "not-run", "passed")
 ATTENTION = ("failed", "errored", "deviation", "blocked")
 

@@ -1,6 +1,6 @@
 """The conformance report by rule: per-test outcomes in, one JSON document out.
 
-Plain code, no hooks: :mod:`.reporting` feeds it the facts of each ``pytest_runtest_logreport``
+Plain code, no hooks: :mod:`.hooks` feeds it the facts of each ``pytest_runtest_logreport``
 report (on the xdist controller, or in a serial run) and asks for the document at the end. The
 document's shape is ``report.schema.json``.
 """
@@ -17,7 +17,6 @@ from pathlib import Path
 from typing import Any
 
 from pytest_toolconformance.findings import shorten
-from pytest_toolconformance.host.wire.outcomes import ERRORED_ATTRIBUTE
 from pytest_toolconformance.report.deviations import Deviation, Deviations, check_matches
 from pytest_toolconformance.rules import UNCHECKED_PLUGIN_SIDE, Rule, all_rules, fix_advice
 
@@ -35,8 +34,10 @@ NOT_APPLICABLE_PREFIX = "not applicable:"
 _BLOCKED = re.compile(r"^blocked by (?P<rule>[A-Z]+-[0-9]+)\s*:\s*(?P<reason>.*)$", re.DOTALL)
 FINDING_PROPERTY = "toolconformance-finding"
 MESSAGE_LIMIT = 4000
-#: Set by :mod:`.wire.outcomes` on a call report whose failure is a protocol fault of the host
-#: (``HostProtocolError``): the host could not be checked, so the test is *errored*, not failed.
+#: Set by :mod:`.outcomes` on a call report whose failure judged no rule (a ``findings.Unjudged``: the
+#: subject could not be checked), so the test is *errored*, not failed; it survives xdist's serialization.
+ERRORED_ATTRIBUTE = "toolconformance_errored"
+#: Carried by a failure the deviations file lists (its entry's key), turned xfail-like by :mod:`.outcomes`.
 DEVIATION_PROPERTY = "toolconformance-deviation"
 NOT_RUN_REASON = "no test of this rule ran: none was collected for it, or all were deselected (e.g. by -k)"
 NOT_RUN_UNFINISHED = "no test of this rule ran: the run did not finish (see why)"
@@ -132,8 +133,13 @@ def facts_from_report(report: Any) -> PhaseFacts:
     elif report.skipped and not hasattr(report, "wasxfail"):
         message = skip_reason(report.longrepr)
     return PhaseFacts(
-        nodeid=report.nodeid, when=report.when, outcome=report.outcome, rules=rules, message=message,
-        xfail_reason=getattr(report, "wasxfail", None), deviation=deviation,
+        nodeid=report.nodeid,
+        when=report.when,
+        outcome=report.outcome,
+        rules=rules,
+        message=message,
+        xfail_reason=getattr(report, "wasxfail", None),
+        deviation=deviation,
         errored=bool(getattr(report, ERRORED_ATTRIBUTE, False)),
         plugin=next((str(v) for k, v in props if k == "plugin"), None),
         tool=next((str(v) for k, v in props if k == "tool"), None),
@@ -209,16 +215,23 @@ def resolve_blocks(tests: Mapping[str, TestRecord], deviations: Deviations | Non
     fault no check of RULE reports, and it counts against the rules the check is about: the test
     becomes failed (or a deviation, when the deviations file excuses that test), never dropped.
     The records given are not changed."""
-    records = {key: replace(record, seen=set(record.seen), messages=list(record.messages),
-                            blocked_by=list(record.blocked_by)) for key, record in tests.items()}
+    records = {
+        key: replace(record, seen=set(record.seen), messages=list(record.messages), blocked_by=list(record.blocked_by))
+        for key, record in tests.items()
+    }
     while True:
         tested = by_rule(records)
         statuses = {rule: rule_status(of_rule) for rule, of_rule in tested.items()}
         failing = {rule for rule, status in statuses.items() if status in _BLOCKING}
         grown = True
         while grown:  # a rule whose every check is blocked by a failing rule blocks in turn
-            blocked = {rule for rule, status in statuses.items() if status == "blocked" and rule not in failing
-                       and all(set(t.blocked_by) & failing for t in tested[rule] if t.outcome == "blocked")}
+            blocked = {
+                rule
+                for rule, status in statuses.items()
+                if status == "blocked"
+                and rule not in failing
+                and all(set(t.blocked_by) & failing for t in tested[rule] if t.outcome == "blocked")
+            }
             failing |= blocked
             grown = bool(blocked)
         unjustified = [r for r in records.values() if r.outcome == "blocked" and not set(r.blocked_by) & failing]
@@ -242,11 +255,13 @@ def _count_against_own_rules(record: TestRecord, deviations: Deviations | None) 
     else:
         record.seen.add("failed")
     steps = "; ".join(r for r in record.skip_reasons if _BLOCKED.match(r))
-    record.messages.append(_clip(
-        f"[{', '.join(record.rules)}] a step labelled {', '.join(blockers)} failed, and "
-        f"{', '.join(blockers)} does not fail in this run, so the failure is this check's own "
-        f"(a check is blocked only by a rule that fails): {steps}"
-    ))
+    record.messages.append(
+        _clip(
+            f"[{', '.join(record.rules)}] a step labelled {', '.join(blockers)} failed, and "
+            f"{', '.join(blockers)} does not fail in this run, so the failure is this check's own "
+            f"(a check is blocked only by a rule that fails): {steps}"
+        )
+    )
     record.blocked_by = []
     record.skip_reasons = [r for r in record.skip_reasons if not _BLOCKED.match(r)]
 
@@ -294,7 +309,8 @@ def _rule_entry(rule: Rule, tests: list[TestRecord], deviations: Deviations | No
         "tests": [t.as_json() for t in sorted(tests, key=lambda t: t.nodeid)],
         "decided_by": sorted(t.nodeid for t in decided),
         "messages": [m for t in sorted(decided, key=lambda t: t.nodeid) for m in t.messages]
-        if status in ("failed", "errored", "deviation") else [],
+        if status in ("failed", "errored", "deviation")
+        else [],
     }
     if status in ("skipped", "not-applicable", "blocked"):
         entry["skip_reasons"] = sorted({r for t in tests for r in t.skip_reasons})
@@ -317,8 +333,9 @@ class StaleDeviation:
     check: str | None = None
 
 
-def stale_deviations(deviations: Deviations | None, statuses: Mapping[str, str],
-                     tests: Mapping[str, TestRecord]) -> tuple[list[StaleDeviation], list[StaleDeviation]]:
+def stale_deviations(
+    deviations: Deviations | None, statuses: Mapping[str, str], tests: Mapping[str, TestRecord]
+) -> tuple[list[StaleDeviation], list[StaleDeviation]]:
     """(stale, unused): entries whose rule or test now passes, and entries the run did not exercise."""
     stale: list[StaleDeviation] = []
     unused: list[StaleDeviation] = []
@@ -332,18 +349,25 @@ def stale_deviations(deviations: Deviations | None, statuses: Mapping[str, str],
             for check in entry.checks:
                 named = {t.outcome for t in of_rule if check_matches(check, t.nodeid)}
                 if "passed" in named and not named & {"failed", "deviation", "errored"}:
-                    stale.append(StaleDeviation(entry, f"stale deviation: {where}: its check {check} now passes "
-                                                       f"(whatever else of {entry.rule} fails); remove it from checks",
-                                                check))
+                    stale.append(
+                        StaleDeviation(
+                            entry,
+                            f"stale deviation: {where}: its check {check} now passes "
+                            f"(whatever else of {entry.rule} fails); remove it from checks",
+                            check,
+                        )
+                    )
                 elif not named & {"failed", "deviation", "errored"}:
-                    unused.append(StaleDeviation(entry, f"unused deviation: {where}: its check {check} did not fail "
-                                                        "in this run"))
+                    unused.append(
+                        StaleDeviation(entry, f"unused deviation: {where}: its check {check} did not fail in this run")
+                    )
             continue
         if entry.rule is not None:
             status = statuses.get(entry.rule, "not-run")
             if status == "passed":
-                stale.append(StaleDeviation(entry, f"stale deviation: {where}: {entry.rule} now passes; delete "
-                                                   f"this entry"))
+                stale.append(
+                    StaleDeviation(entry, f"stale deviation: {where}: {entry.rule} now passes; delete this entry")
+                )
             elif status in ("not-run", "skipped", "not-applicable", "blocked"):
                 unused.append(
                     StaleDeviation(entry, f"unused deviation: {where}: {entry.rule} was {status} in this run")
@@ -394,8 +418,11 @@ def build_report(
     why = list(incomplete)
     if not any(t.outcome in DECISIVE for t in tests.values()):
         # An unfinished run says why already; guessing "none collected" beside it misleads.
-        why.append("no check finished: nothing was verified" if incomplete else
-                   "no check ran (none collected, all deselected or skipped): nothing was verified")
+        why.append(
+            "no check finished: nothing was verified"
+            if incomplete
+            else "no check ran (none collected, all deselected or skipped): nothing was verified"
+        )
     if summary["failed"] or summary["errored"]:
         why.append(f"{summary['failed']} rule(s) failed, {summary['errored']} errored")
     if stale:
@@ -416,8 +443,9 @@ def build_report(
         "deviations": {
             "file": deviations.source if deviations is not None else None,
             "entries": [e.as_json() for e in deviations.entries] if deviations is not None else [],
-            "stale": [{**s.entry.as_json(), "message": s.message, **({"check": s.check} if s.check else {})}
-                      for s in stale],
+            "stale": [
+                {**s.entry.as_json(), "message": s.message, **({"check": s.check} if s.check else {})} for s in stale
+            ],
             "unused": [{**s.entry.as_json(), "message": s.message} for s in unused],
         },
     }

@@ -1,13 +1,14 @@
 """The terminal summary of the plugin suites: plugins, advertised bytes (COST-2), advisories.
 
 Read from the test reports' ``user_properties``, so that it works the same under pytest-xdist
-(where only the controller prints) as in a single process.
+(where only the controller prints) as in a single process, and from the plugins this process loaded,
+which plugin.py hands it as a function to ask at the end (they load during collection).
 """
 
 from __future__ import annotations
 
-from collections.abc import Generator
-from typing import Any
+from collections.abc import Callable, Generator, Sequence
+from typing import Any, Protocol
 
 import pytest
 
@@ -16,10 +17,28 @@ from pytest_toolconformance.options import Settings
 PLUGIN_NAME = "toolconformance-plugin-suites"
 
 
+class LoadedPlugin(Protocol):
+    """What the summary reads of a plugin the run loaded (a ``plugins.under_test.PluginUnderTest``)."""
+
+    name: str
+    spec: str
+    error: str | None
+    loaded: object | None  # None: it did not load
+
+    @property
+    def confined(self) -> bool: ...
+
+    def describe(self) -> str: ...
+
+
 class PluginSuitesSummary:
-    def __init__(self, config: pytest.Config, settings: Settings) -> None:
+    def __init__(
+        self, config: pytest.Config, settings: Settings, loaded_plugins: Callable[[], Sequence[LoadedPlugin]]
+    ) -> None:
         self.config = config
         self.settings = settings
+        #: The plugins this process loaded so far (none on an xdist controller, which loads none).
+        self.loaded_plugins = loaded_plugins
         self.is_worker = hasattr(config, "workerinput")
         self.costs: dict[str, tuple[str, str, int]] = {}
         self.advisories: dict[str, None] = {}
@@ -30,8 +49,11 @@ class PluginSuitesSummary:
         props = list(getattr(report, "user_properties", None) or [])
         values = dict(props)
         if "advertised_bytes" in values:
-            self.costs[report.nodeid] = (str(values.get("plugin")), str(values.get("tool")),
-                                         int(values["advertised_bytes"]))
+            self.costs[report.nodeid] = (
+                str(values.get("plugin")),
+                str(values.get("tool")),
+                int(values["advertised_bytes"]),
+            )
         for key, value in props:
             if key == "advisory":
                 self.advisories[str(value)] = None
@@ -41,19 +63,20 @@ class PluginSuitesSummary:
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
         if self.is_worker:
             return
-        from pytest_toolconformance.plugins.under_test import RUN_KEY
-
-        run = self.config.stash.get(RUN_KEY, None)
+        plugins = self.loaded_plugins()
         write = terminalreporter.write_line
-        if run is not None and run._plugins is not None:
+        if plugins:
             terminalreporter.write_sep("-", "toolconformance: plugins under test")
-            for plugin in run._plugins:
+            for plugin in plugins:
                 write(f"{plugin.name} ({plugin.spec}): {plugin.describe()}", red=plugin.error is not None)
-            unconfined = [plugin.name for plugin in run._plugins if plugin.loaded is not None and not plugin.confined]
+            unconfined = [plugin.name for plugin in plugins if plugin.loaded is not None and not plugin.confined]
             if unconfined:
-                write(f"toolconformance: {len(unconfined)} plugin(s) ran unconfined here ({', '.join(unconfined)}): "
-                      "their code could reach the network, the disk and this run's secrets; the header says why "
-                      "(docs/access-model.md)", red=True)
+                write(
+                    f"toolconformance: {len(unconfined)} plugin(s) ran unconfined here ({', '.join(unconfined)}): "
+                    "their code could reach the network, the disk and this run's secrets; the header says why "
+                    "(docs/access-model.md)",
+                    red=True,
+                )
         if self.costs:
             budget = self.settings.tool_budget
             terminalreporter.write_sep("-", "toolconformance: advertised bytes per tool (COST-2)")
@@ -65,8 +88,10 @@ class PluginSuitesSummary:
                 over = budget is not None and size > budget
                 note = f"  over budget {budget}" if over else ""
                 write(f"{plugin:<{width_p}}  {tool:<{width_t}}  {size:>7}{note}", red=over)
-            write(f"budget: {budget if budget is not None else 'none (--toolconformance-tool-budget)'}; "
-                  f"total {sum(size for _, _, size in rows)} bytes on every turn that offers them all")
+            write(
+                f"budget: {budget if budget is not None else 'none (--toolconformance-tool-budget)'}; "
+                f"total {sum(size for _, _, size in rows)} bytes on every turn that offers them all"
+            )
         if self.notes:
             terminalreporter.write_sep("-", "toolconformance: parts of a rule not applicable to a plugin")
             for text in self.notes:
@@ -89,10 +114,3 @@ class AdvisoriesToldOnce:
                 w for w in warnings if "ToolConformanceAdvisory" not in str(getattr(w, "message", ""))
             ]
         return (yield)
-
-
-def configure(config: pytest.Config, settings: Settings) -> None:
-    """Registers the terminal summary of the plugin suites (suites.plugin.configure calls it)."""
-    if not config.pluginmanager.has_plugin(PLUGIN_NAME):
-        config.pluginmanager.register(PluginSuitesSummary(config, settings), PLUGIN_NAME)
-        config.pluginmanager.register(AdvisoriesToldOnce(), f"{PLUGIN_NAME}-advisories")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pytest_toolconformance.findings import shorten
+from pytest_toolconformance.findings import Unjudged, shorten
 from pytest_toolconformance.host.client import HostProtocolError
 
 #: Fault names, the first words of every message, so a report says at a glance what went wrong.
@@ -35,7 +35,7 @@ class WireProtocolError(HostProtocolError):
     """A host over the wire answered something the protocol does not allow, or did not answer.
 
     It is the host's fault, not a broken rule, so the kit reports it as *errored*
-    (:mod:`pytest_toolconformance.host.wire.outcomes`). The message says which host, which request, and
+    (:mod:`pytest_toolconformance.report.outcomes`). The message says which host, which request, and
     what was wrong, quoting the offending line; ``stderr`` is the tail of the host's stderr.
     """
 
@@ -69,7 +69,7 @@ class WireProtocolError(HostProtocolError):
         super().__init__(text)
 
 
-class WireHostUnusable(BaseException):
+class WireHostUnusable(Unjudged):
     """A request refused unsent: an earlier request of the same check met a protocol fault (the
     host's state is unknown now, so the kit sends nothing more until the next reset), or the kit
     has given up on the host.
@@ -86,3 +86,9 @@ class WireHostUnusable(BaseException):
             note = ("an earlier request of this check met this fault; the kit sends nothing more to the host "
                     "until the next reset")
         super().__init__(f"{original}\n  ({note})")
+
+    def given_up(self) -> str | None:
+        if self.original.fault != "gave-up":
+            return None
+        return (f"not run: wire host {self.original.host!r} {self.original.summary.splitlines()[0]} (its stderr is "
+                "shown at the first check the kit gave up in)")

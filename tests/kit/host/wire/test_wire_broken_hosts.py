@@ -17,7 +17,7 @@ import hypothesis.strategies  # noqa: F401
 import pytest
 
 from pytest_toolconformance import bounds
-from pytest_toolconformance.host.wire.outcomes import is_errored
+from pytest_toolconformance.report.outcomes import is_errored
 from tests.paths import WIRE_HOSTS
 
 HOSTS = WIRE_HOSTS

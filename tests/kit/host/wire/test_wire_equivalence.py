@@ -10,7 +10,7 @@ import sys
 import hypothesis.strategies  # noqa: F401
 import pytest
 
-from pytest_toolconformance.host.wire.outcomes import is_errored
+from pytest_toolconformance.report.outcomes import is_errored
 
 WIRE = "exec:" + shlex.join([sys.executable, "-m", "pytest_toolconformance.host.wire.reference_server"])
 

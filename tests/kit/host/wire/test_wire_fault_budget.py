@@ -13,8 +13,8 @@ from pathlib import Path
 import hypothesis.strategies  # noqa: F401 - imported outside the inner run (see test_wire_broken_hosts)
 import pytest
 
-from pytest_toolconformance.host.wire.outcomes import is_errored
 from pytest_toolconformance.options import DEFAULT_TIMEOUT
+from pytest_toolconformance.report.outcomes import is_errored
 from tests.paths import WIRE_HOSTS
 
 HOSTS = WIRE_HOSTS
