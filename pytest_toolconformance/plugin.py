@@ -150,7 +150,7 @@ def _loaded_plugins(config: pytest.Config) -> Sequence[Any]:
     from pytest_toolconformance.plugins.under_test import RUN_KEY
 
     run = config.stash.get(RUN_KEY, None)
-    return (run._plugins or []) if run is not None else []
+    return run.loaded if run is not None else []
 
 
 def run_facts(config: pytest.Config, settings: options.Settings, adapter: Any) -> reporting.RunFacts:

@@ -447,9 +447,10 @@ class PluginRun:
         return [self._load(index) for index in range(len(self.settings.plugins))]
 
     @property
-    def _plugins(self) -> list[PluginUnderTest] | None:
-        # The plugins loaded so far, for the terminal summary (every one, in a single process).
-        return [self._loaded[i] for i in sorted(self._loaded)] or None
+    def loaded(self) -> list[PluginUnderTest]:
+        """The plugins loaded so far, without loading any (every one, in a single process; none on an
+        xdist controller): what the terminal summary lists."""
+        return [self._loaded[i] for i in sorted(self._loaded)]
 
     def listing(self) -> Sequence[Any]:
         """What collection reads of each plugin: the plugins themselves, or on an xdist worker the
