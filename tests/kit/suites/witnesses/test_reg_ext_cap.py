@@ -529,3 +529,16 @@ def test_schema_1_nested_unions_are_accepted(hosts: Pair) -> None:
         return _accepted(host, tool("Nested", parameters=nested))
 
     differ(hosts, "schema_1_nested_combinators_refused", accepted, ["Nested"], [])
+
+
+def test_reg_4_details_of_a_failed_call_stay_host_only(hosts: Pair) -> None:
+    """REG-4: a handler that fills details and then throws: the is_error result the model gets carries none."""
+
+    def leaked(host: ReferenceHostAdapter) -> bool:
+        handler = [{"op": "details", "details": {"token": "SECRET"}}, {"op": "throw", "message": "disk full"}]
+        _install(host, tool("Fragile", handler=handler))
+        result = host.call(_session(host), "Fragile", {})["modelResult"]
+        assert result["isError"] is True
+        return "SECRET" in str(result)
+
+    differ(hosts, "reg_4_partial_details_in_error", leaked, False, True)
