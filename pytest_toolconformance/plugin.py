@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from pytest_toolconformance import _proc, bounds, heap, options, profile, ruleset
+from pytest_toolconformance import bounds, confinement, heap, options, profile, ruleset
 from pytest_toolconformance.findings import rule_bound
 from pytest_toolconformance.fixtures import (  # noqa: F401 - fixtures are discovered by name on the plugin module
     _toolconformance_folders,
@@ -57,8 +57,8 @@ def pytest_configure(config: pytest.Config) -> None:
         "markers", f"{MARKER}(*rules): a conformance check of the given rule IDs (added by pytest-toolconformance)"
     )
     settings = options.store(config, options.read_settings(config))
-    _proc.set_pass_env(settings.pass_env)
-    config.add_cleanup(lambda: _proc.set_pass_env(()))
+    confinement.set_pass_env(settings.pass_env)
+    config.add_cleanup(lambda: confinement.set_pass_env(()))
     if not settings.enabled:
         # The fixtures still get a host (configured_adapter builds it when one is first asked for), and a
         # host's protocol fault is still errored: the outcomes plugin alone.
@@ -90,7 +90,7 @@ def pytest_configure(config: pytest.Config) -> None:
     profile.without_local_constants(config)
     profile.keep_draws_to_the_run(config)
     if settings.plugin_suites:
-        unconfined = _proc.unconfined_in_ci(settings.allow_unconfined)
+        unconfined = confinement.unconfined_in_ci(settings.allow_unconfined)
         if unconfined is not None:
             raise pytest.UsageError(f"toolconformance: {unconfined}")
     facts = run_facts(config, settings, adapter)
@@ -165,7 +165,7 @@ def run_facts(config: pytest.Config, settings: options.Settings, adapter: Any) -
     paths = {spec: options.resolve_path(config, "toolconformance_plugin", spec) for spec in settings.plugins}
     return reporting.RunFacts(
         host=host_facts(settings, adapter),
-        sandbox={**_proc.confinement_summary(), "plugins": {spec: confinement_of(p) for spec, p in paths.items()}},
+        sandbox={**confinement.summary(), "plugins": {spec: confinement_of(p) for spec, p in paths.items()}},
         loaded_as={spec: loaded_as_of(path) for spec, path in paths.items()},
     )
 
@@ -251,7 +251,7 @@ def pytest_report_header(config: pytest.Config) -> list[str] | None:
     if settings.plugin_suites:
         lines.append(f"toolconformance: {bounds.of(config).sentence(settings.timeout)}")
         lines.append(f"toolconformance: {budget.header_line(settings.plugin_budget, bounds.of(config).factor)}")
-        lines += _proc.confinement_header()
+        lines += confinement.header()
         lines += openclaw_header(
             [(spec, options.resolve_path(config, "toolconformance_plugin", spec)) for spec in settings.plugins]
         )

@@ -19,12 +19,12 @@ if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
 
 ALLOW_UNCONFINED = "--toolconformance-allow-unconfined"
 
-from pytest_toolconformance import _proc  # noqa: E402
+from pytest_toolconformance import confinement  # noqa: E402
 from tests.paths import BUN, NODE_MODULES, SHARED  # noqa: E402
 
 # The kit's own plugins are trusted: where this machine cannot confine them (no namespaces), the kit
 # runs these tests start check them anyway, in CI too (the gate itself is tested with this removed).
-if not _proc.confinement().isolated:
+if not confinement.current().isolated:
     addopts = os.environ.get("PYTEST_ADDOPTS", "")
     if ALLOW_UNCONFINED not in addopts.split():
         os.environ["PYTEST_ADDOPTS"] = f"{addopts} {ALLOW_UNCONFINED}".strip()

@@ -27,7 +27,7 @@ from typing import Any
 
 import pytest
 
-from pytest_toolconformance import _proc, bounds, options
+from pytest_toolconformance import bounds, confinement, options
 from pytest_toolconformance.bounds import RETRY_FACTOR, kit_setup_bound
 from pytest_toolconformance.findings import NoFreshInstance, exception_in
 from pytest_toolconformance.plugins import workers
@@ -228,11 +228,11 @@ class PluginUnderTest:
         """In a word or two, what confined this plugin (the header and report say it in full)."""
         if self.loaded is not None and self.loaded.in_process:
             return "none (in the kit's own process)"
-        return "namespaces" if _proc.confinement().isolated else "no namespaces (scrubbed environment only)"
+        return "namespaces" if confinement.current().isolated else "no namespaces (scrubbed environment only)"
 
     @property
     def confined(self) -> bool:
-        return self.loaded is not None and not self.loaded.in_process and _proc.confinement().isolated
+        return self.loaded is not None and not self.loaded.in_process and confinement.current().isolated
 
     def close(self) -> None:
         plugin = self.loaded.plugin if self.loaded is not None else None

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from pytest_toolconformance import _proc
+from pytest_toolconformance import confinement
 from pytest_toolconformance.plugins.loaders.node import node_available
 from pytest_toolconformance.suites.plugin import PLUGIN_SUITES_DIR
 from tests.paths import PLUGINS
@@ -69,12 +69,13 @@ def _in_call(token: str) -> bool:
 @pytest.mark.parametrize("namespaces", ["isolated", "forced off"])
 @pytest.mark.parametrize("tool", ["Blocked", "Pending"])
 def test_ctrl_c_during_a_plugin_call_stops_the_run(tool: str, namespaces: str, tmp_path: Path) -> None:
-    if namespaces == "isolated" and not _proc.confinement().isolated:
-        pytest.skip(f"no namespaces here ({_proc.confinement().reason})")
+    if namespaces == "isolated" and not confinement.current().isolated:
+        pytest.skip(f"no namespaces here ({confinement.current().reason})")
     token = f"tc-interrupt-{secrets.token_hex(6)}"
-    env = {**os.environ, "ATTACK_TOKEN": token, "ATTACK_ONLY": tool, _proc.PASS_ENV_ENV: "ATTACK_TOKEN,ATTACK_ONLY"}
+    passed = {confinement.PASS_ENV_ENV: "ATTACK_TOKEN,ATTACK_ONLY"}
+    env = {**os.environ, "ATTACK_TOKEN": token, "ATTACK_ONLY": tool, **passed}
     if namespaces == "forced off":
-        env[_proc.NO_NAMESPACES_ENV] = "1"
+        env[confinement.NO_NAMESPACES_ENV] = "1"
     report = tmp_path / "report.json"
     run = subprocess.Popen(
         [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--toolconformance",

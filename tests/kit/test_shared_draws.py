@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from hypothesis.errors import FlakyFailure
 
-from pytest_toolconformance import _proc, options, profile
+from pytest_toolconformance import confinement, options, profile
 from pytest_toolconformance.plugins.arguments import (
     breaking_call_arguments_for,
     call_arguments_for,
@@ -173,9 +173,9 @@ def test_a_check_calls_the_plugin_once_per_distinct_call(pytester: pytest.Pytest
     plugin.write_text(COUNTING_PLUGIN)
     log = pytester.path / "calls.log"
     # The log is the plugin's write outside its workspace: what is counted here is calls, not confinement.
-    monkeypatch.setenv(_proc.NO_NAMESPACES_ENV, "1")
+    monkeypatch.setenv(confinement.NO_NAMESPACES_ENV, "1")
     monkeypatch.setenv("TOOLCONF_TEST_CALL_LOG", str(log))
-    monkeypatch.setenv(_proc.PASS_ENV_ENV, "TOOLCONF_TEST_CALL_LOG")
+    monkeypatch.setenv(confinement.PASS_ENV_ENV, "TOOLCONF_TEST_CALL_LOG")
 
     def calls_of(*args: str) -> list[str]:
         log.unlink(missing_ok=True)

@@ -9,6 +9,10 @@ It is always bounded: each request has a deadline (``timeout``); a host that han
 a host that exits is noticed at once, and either is restarted (its state since the last ``reset``
 replayed). The budget is ``max_restarts`` checks in a row that meet a fault: past it every request
 fails fast with the last fault and the host's stderr tail; a check that meets none restores it.
+
+The host's process and its line transport are a :class:`~.connection.WireConnection` (one per run
+of the host), as a plugin's bridge process is a ``BridgeConnection`` under the plugin API; anything
+shaped like :class:`~.connection.Connection` can stand in for it (``connect``).
 """
 
 from __future__ import annotations
@@ -17,58 +21,30 @@ import json
 import os
 import shlex
 import shutil
-import subprocess
 import sys
 import time
 import warnings
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
-from pytest_toolconformance import _proc
 from pytest_toolconformance.host.contract import BY_NAME, CAPABILITIES, JSON, WIRE_METHODS, Method, fill_in
 from pytest_toolconformance.host.errors import HostSpecError
 from pytest_toolconformance.host.wire import protocol
+from pytest_toolconformance.host.wire.connection import Connection, ProcessFault, WireConnection
 from pytest_toolconformance.host.wire.errors import WireHostUnusable, WireProtocolError
 from pytest_toolconformance.version import __version__
 
 if sys.platform == "win32":  # pragma: no cover - hosts run in POSIX process groups, read with select on pipes
     raise ImportError("the wire client needs a POSIX system")
 
-MAX_LINE = _proc.MAX_LINE
-_STDERR_TAIL = 4000
-
 
 class WireHostWarning(UserWarning):
     """Something the kit recovered from (a host that exited between requests and was restarted)."""
 
 
-#: Internal: the process can no longer be trusted (dead, hung, or its stream out of step).
-
-
-class _Process(_proc.LineProcess):
-    """One run of the host command (the kit's one supervisor), numbering its requests."""
-
-    def __init__(self, argv: Sequence[str], cwd: str | None, env: Mapping[str, str] | None) -> None:
-        # A session of its own, so a hung host is killed with any children it started.
-        super().__init__(argv, cwd=cwd, env=env, stderr_limit=_STDERR_TAIL, name="wire-host")
-        self.next_seq = 0
-
-    write = _proc.LineProcess.send
-    readline = _proc.LineProcess.read_line
-    _status_text = _proc.LineProcess.status_text
-
-    def kill(self) -> None:
-        self.close()
-
-    def dispose(self) -> None:
-        self.close()
-
-    def stderr_tail(self) -> str:
-        text = self.tail.text()
-        if self.tail.truncated:
-            text = "..." + text[text.find("\n") + 1:] if "\n" in text else "..." + text
-        return text
+#: Starts one run of a host: ``connect(argv, cwd=..., env=...)``.
+Connect = Callable[..., Connection]
 
 
 @dataclass(frozen=True)
@@ -91,7 +67,8 @@ class WireHostAdapter:
     """A host adapter over the wire protocol. ``command`` is run as given (no shell); ``timeout`` is
     the deadline of one request in seconds, stretched by the catalog the host holds
     (:data:`TOOLS_PER_TIMEOUT`); the handshake allows for start-up instead (``startup_timeout``, by
-    default at least 5 s; the kit passes --toolconformance-host-startup-timeout)."""
+    default at least 5 s; the kit passes --toolconformance-host-startup-timeout). ``connect`` starts
+    one run of the host (default :class:`~.connection.WireConnection`, a process)."""
 
     def __init__(
         self,
@@ -102,6 +79,7 @@ class WireHostAdapter:
         startup_timeout: float | None = None,
         cwd: str | None = None,
         env: Mapping[str, str] | None = None,
+        connect: Connect = WireConnection,
     ) -> None:
         if isinstance(command, str):
             try:
@@ -129,6 +107,7 @@ class WireHostAdapter:
         self.max_restarts = max_restarts
         self.cwd = cwd
         self.env = env
+        self._connect = connect
         #: Set to a list to record every line both ways as ``("kit" | "host", line)`` (docs, tests).
         self.transcript: list[tuple[str, bytes]] | None = None
         self.starts = 0
@@ -138,7 +117,7 @@ class WireHostAdapter:
         #: request) is restarted each time and every check that did not meet a fault keeps its verdict.
         self.faults = 0
         self._check_faulted = False
-        self._proc: _Process | None = None
+        self._connection: Connection | None = None
         self._hello: JSON | None = None
         self._capabilities: frozenset[str] = frozenset()
         #: Tools the host holds now (accepted by installs since the last reset): requests scale with it.
@@ -185,34 +164,34 @@ class WireHostAdapter:
             )
 
     def close(self) -> None:
-        proc, self._proc = self._proc, None
-        if proc is None:
+        connection, self._connection = self._connection, None
+        if connection is None:
             return
+        grace = 0.0  # how long a host that answered stop may take to leave by itself
         try:
-            if proc.alive():
+            if connection.alive():
                 deadline = time.monotonic() + min(self.timeout, 2.0)
-                line = protocol.encode({"seq": proc.next_seq, "method": "stop", "params": {}})
-                proc.write(line, deadline)
-                answer = proc.readline(deadline)
+                line = protocol.encode({"seq": connection.take_seq(), "method": "stop", "params": {}})
+                answer = connection.request(line, deadline)
                 if self.transcript is not None:
                     self.transcript += [("kit", line), ("host", answer)]
-                proc.popen.wait(max(0.0, deadline - time.monotonic()))
-        except (_proc.ProcessFault, subprocess.TimeoutExpired, OSError):
+                grace = max(0.0, deadline - time.monotonic())
+        except (ProcessFault, OSError):
             pass  # a host that will not stop politely is killed below; close never fails a run
         finally:
-            proc.dispose()
+            connection.stop(grace)
 
     # -- requests ---------------------------------------------------------------------------------------
     def _contract(self, method: str, params: JSON) -> JSON:
         __tracebackhide__ = True
         if self._poisoned is not None:
             raise WireHostUnusable(self._poisoned)
-        proc = self._ensure(unusable=True)
+        connection = self._ensure(unusable=True)
         declared = BY_NAME[method]
         if not declared.allowed(self._capabilities):
             # Never sent: the host did not declare a capability that covers it.
             return declared.unsupported(self._hello["name"] if self._hello else self.command)
-        kind, value = self._request(method, params, proc)
+        kind, value = self._request(method, params, connection)
         if method in protocol.SESSION_RESULT_METHODS and kind == "result":
             value = dict(value)
             value["session"] = self._adopt_session(value["session"])
@@ -256,21 +235,22 @@ class WireHostAdapter:
         self._to_proc[kit_id] = proc_id
         return kit_id
 
-    def _request(self, method: str, params: JSON, proc: _Process | None = None) -> tuple[str, Any]:
+    def _request(self, method: str, params: JSON, connection: Connection | None = None) -> tuple[str, Any]:
         __tracebackhide__ = True
-        proc = proc or self._ensure(unusable=True)
+        connection = connection or self._ensure(unusable=True)
         session = params.get("session")
         if session is not None:
             proc_id = self._to_proc.get(session, session)
             if proc_id != session:
                 params = {**params, "session": proc_id}
-        return self._exchange(proc, method, params)
+        return self._exchange(connection, method, params)
 
-    def _exchange(self, proc: _Process, method: str, params: Any, *, deadline: float | None = None) -> tuple[str, Any]:
+    def _exchange(
+        self, connection: Connection, method: str, params: Any, *, deadline: float | None = None
+    ) -> tuple[str, Any]:
         """Send one request and read its answer; returns ("result" | "error", value)."""
         __tracebackhide__ = True
-        seq = proc.next_seq
-        proc.next_seq += 1
+        seq = connection.take_seq()
         line = protocol.encode({"seq": seq, "method": method, "params": params})
         allowed = self.startup_timeout if method == "hello" else self.allowance(method, params)
         if deadline is None:
@@ -278,13 +258,14 @@ class WireHostAdapter:
         if self.transcript is not None:
             self.transcript.append(("kit", line))
         try:
-            proc.write(line, deadline)
-            raw = proc.readline(deadline)
-        except _proc.ProcessFault as exc:
+            raw = connection.request(line, deadline)
+        except ProcessFault as exc:
             if exc.kind == "timeout":
-                exc.detail = f"no answer within {allowed:g} s ({self._allowance_text(method, allowed)}); the kit " \
-                             f"killed it (pid {proc.pid})"
-            self._fatal(proc, exc.kind, exc.detail, method, seq, exc.line)
+                exc.detail = (
+                    f"no answer within {allowed:g} s ({self._allowance_text(method, allowed)}); the kit "
+                    f"killed it (pid {connection.pid})"
+                )
+            self._fatal(connection, exc.kind, exc.detail, method, seq, exc.line)
         if self.transcript is not None:
             self.transcript.append(("host", raw))
         try:
@@ -295,14 +276,14 @@ class WireHostAdapter:
                 hint = "; stdout carries protocol lines only, write logs to stderr"
                 if method == "hello":
                     hint += " (this line came before the handshake: the first line must answer the hello)"
-            self._fatal(proc, "not-json", f"{exc}{hint}", method, seq, raw)
+            self._fatal(connection, "not-json", f"{exc}{hint}", method, seq, raw)
         if (
             not isinstance(answer, dict)
             or type(answer.get("seq")) is not int
             or (("result" in answer) == ("error" in answer))
         ):
             self._fatal(
-                proc,
+                connection,
                 "not-a-response",
                 'an answer is an object with an integer "seq" and exactly one of "result" and "error"',
                 method,
@@ -311,7 +292,7 @@ class WireHostAdapter:
             )
         if answer["seq"] != seq:
             self._fatal(
-                proc,
+                connection,
                 "wrong-seq",
                 f"the answer carries seq {answer['seq']}, the request was seq {seq}",
                 method,
@@ -327,11 +308,11 @@ class WireHostAdapter:
                     method,
                     seq,
                     raw,
-                    proc,
+                    connection,
                 )
             err = answer["error"]
             if err["kind"] in protocol.WIRE_ERROR_KINDS:
-                self._raise_soft(err["kind"], f"{err['kind']}: {err['message']}", method, seq, raw, proc)
+                self._raise_soft(err["kind"], f"{err['kind']}: {err['message']}", method, seq, raw, connection)
             return "error", err
         problem = protocol.first_problem(method, "result", answer["result"])
         if problem:
@@ -341,18 +322,19 @@ class WireHostAdapter:
                 method,
                 seq,
                 raw,
-                proc,
+                connection,
             )
         return "result", answer["result"]
 
-    def _fatal(self, proc: _Process, fault: str, detail: str, method: str, seq: int, line: bytes | None = None) -> Any:
+    def _fatal(
+        self, connection: Connection, fault: str, detail: str, method: str, seq: int, line: bytes | None = None
+    ) -> Any:
         """The process is dead or out of step: kill it (the next request restarts it) and raise."""
         __tracebackhide__ = True
-        proc.kill()
-        stderr = proc.stderr_tail()
-        if self._proc is proc:
-            self._proc = None
-        proc.dispose()
+        connection.stop()
+        stderr = connection.stderr_tail()
+        if self._connection is connection:
+            self._connection = None
         self._last_stderr = stderr
         self._throw(WireProtocolError(self.command, fault, detail, method=method, seq=seq, line=line, stderr=stderr))
 
@@ -363,11 +345,11 @@ class WireHostAdapter:
         method: str,
         seq: int | None = None,
         line: bytes | None = None,
-        proc: _Process | None = None,
+        connection: Connection | None = None,
     ) -> Any:
         """A bad answer on a stream still in step: the process stays, the request errors."""
         __tracebackhide__ = True
-        stderr = proc.stderr_tail() if proc is not None else ""
+        stderr = connection.stderr_tail() if connection is not None else ""
         self._throw(WireProtocolError(self.command, fault, detail, method=method, seq=seq, line=line, stderr=stderr))
 
     def _next_check(self) -> None:
@@ -394,22 +376,22 @@ class WireHostAdapter:
         raise error from None
 
     # -- starting, restarting, replaying ----------------------------------------------------------------
-    def _ensure(self, *, unusable: bool = False) -> _Process:
-        """The running host process, started (and its state replayed) if need be. ``unusable``: a
+    def _ensure(self, *, unusable: bool = False) -> Connection:
+        """The connection to the running host process, started (and its state replayed) if need be. ``unusable``: a
         kit that gave up says so with :class:`WireHostUnusable`, which ends a check at once."""
         __tracebackhide__ = True
         if self.faults > self.max_restarts:
             self._give_up(unusable)
-        proc = self._proc
-        if proc is not None:
-            if proc.alive():
-                return proc
-            status = proc._status_text()
-            self._last_stderr = proc.stderr_tail()
+        connection = self._connection
+        if connection is not None:
+            if connection.alive():
+                return connection
+            status = connection.status_text()
+            self._last_stderr = connection.stderr_tail()
             self._last_fault = f"exited between requests {status}"
             self._count_fault()
-            proc.dispose()
-            self._proc = None
+            connection.stop()
+            self._connection = None
             if self.faults > self.max_restarts:
                 self._give_up(unusable)
             warnings.warn(
@@ -421,18 +403,18 @@ class WireHostAdapter:
             )
         self.starts += 1
         try:
-            proc = _Process(self.argv, self.cwd, self.env)
+            connection = self._connect(self.argv, cwd=self.cwd, env=self.env)
         except OSError as exc:
             self._throw(WireProtocolError(self.command, "start", f"{type(exc).__name__}: {exc}"))
         try:
-            self._handshake(proc)
+            self._handshake(connection)
         except BaseException:
-            proc.dispose()
+            connection.stop()
             raise
-        self._proc = proc
+        self._connection = connection
         if self._log:
-            self._replay(proc)
-        return proc
+            self._replay(connection)
+        return connection
 
     def _give_up(self, unusable: bool) -> NoReturn:
         __tracebackhide__ = True
@@ -448,17 +430,21 @@ class WireHostAdapter:
             raise WireHostUnusable(error, "nothing was sent") from None
         raise error
 
-    def _handshake(self, proc: _Process) -> None:
+    def _handshake(self, connection: Connection) -> None:
         __tracebackhide__ = True
         params = {"protocol": protocol.PROTOCOL_VERSION, "kit": __version__, "timeout": self.timeout}
-        kind, value = self._exchange(proc, "hello", params, deadline=time.monotonic() + self.startup_timeout)
+        kind, value = self._exchange(connection, "hello", params, deadline=time.monotonic() + self.startup_timeout)
         if kind == "error":
             self._fatal(
-                proc, "handshake", f"it refused the hello ({value.get('kind')}: {value.get('message')})", "hello", 0
+                connection,
+                "handshake",
+                f"it refused the hello ({value.get('kind')}: {value.get('message')})",
+                "hello",
+                0,
             )
         if value["protocol"] != protocol.PROTOCOL_VERSION:
             self._fatal(
-                proc,
+                connection,
                 "version",
                 f"it answered protocol {value['protocol']}; this kit speaks protocol "
                 f"{protocol.PROTOCOL_VERSION} only (see docs/wire-protocol.md, versioning)",
@@ -468,7 +454,7 @@ class WireHostAdapter:
         declared = frozenset(c for c in value["capabilities"] if c in CAPABILITIES)
         if self._hello is not None and (self._hello["name"], self._capabilities) != (value["name"], declared):
             self._fatal(
-                proc,
+                connection,
                 "handshake",
                 f"after a restart it described itself differently: {value['name']!r} "
                 f"{sorted(declared)}, before {self._hello['name']!r} "
@@ -479,7 +465,7 @@ class WireHostAdapter:
         self._hello = dict(value)
         self._capabilities = declared
 
-    def _replay(self, proc: _Process) -> None:
+    def _replay(self, connection: Connection) -> None:
         """Bring a restarted host back to the state the kit built since the last reset."""
         __tracebackhide__ = True
         to_proc: dict[str, str] = {}
@@ -489,7 +475,7 @@ class WireHostAdapter:
             if session is not None:
                 params["session"] = to_proc.get(session, session)
             try:
-                kind, value = self._exchange(proc, entry.method, params)
+                kind, value = self._exchange(connection, entry.method, params)
             except WireProtocolError as exc:
                 self._throw(
                     WireProtocolError(
@@ -508,7 +494,7 @@ class WireHostAdapter:
                     f"{'a result' if kind == 'result' else 'an error'} this time, "
                     f"not {'a result' if entry.ok else 'an error'}: {json.dumps(value)[:300]}",
                     entry.method,
-                    proc=proc,
+                    connection=connection,
                 )
             if entry.session is not None:
                 to_proc[entry.session] = value["session"]

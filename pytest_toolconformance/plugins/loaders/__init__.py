@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from pytest_toolconformance import _proc
+from pytest_toolconformance import confinement
 from pytest_toolconformance.plugins.loaders import openclaw
 from pytest_toolconformance.plugins.loaders.bridged import BridgedPlugin
 from pytest_toolconformance.plugins.loaders.node import (
@@ -179,7 +179,7 @@ def _from_manifest(manifest_path: Path) -> tuple[Path, str, dict[str, Any]]:
 
 
 #: Python plugins run in a bridge process where the host-call pipe works (POSIX).
-PYTHON_BRIDGE_AVAILABLE = not _proc.PYTHON_PLUGINS_IN_PROCESS
+PYTHON_BRIDGE_AVAILABLE = not confinement.PYTHON_PLUGINS_IN_PROCESS
 
 
 def locate_plugin(path: str | os.PathLike[str]) -> tuple[Path, str, dict[str, Any] | None]:
@@ -237,7 +237,7 @@ def confinement_of(path: str | os.PathLike[str]) -> str:
         entry, _, _ = locate_plugin(path)
     except PluginLoadError:
         return "not loaded"
-    return _proc.plugin_confinement(in_process=entry.suffix in PY_SUFFIXES and not PYTHON_BRIDGE_AVAILABLE)
+    return confinement.of_plugin(in_process=entry.suffix in PY_SUFFIXES and not PYTHON_BRIDGE_AVAILABLE)
 
 
 def loaded_as_of(path: str | os.PathLike[str]) -> str:

@@ -5,7 +5,7 @@ Like Bowtie's ``Connection`` under its client: :class:`BridgeConnection` knows t
 nothing of plugins. Its one request method bounds
 each step of a request apart (a load's ``kit``, ``import``, ``register`` and ``startup`` phases, a
 ``call``) and hands one-way notes to the caller; the plugin API (:mod:`.node`) words what went
-wrong. The process is the kit's one line supervisor (``_proc.LineProcess``) in a sandbox: on
+wrong. The process is the kit's one line supervisor (``supervisor.LineProcess``) in a sandbox: on
 Linux its own network, mount and PID namespaces, a scrubbed environment everywhere.
 """
 
@@ -25,7 +25,8 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from pytest_toolconformance import _proc
+from pytest_toolconformance.confinement import Sandbox
+from pytest_toolconformance.supervisor import LineProcess, ProcessFault
 
 BRIDGE = Path(__file__).resolve().parent / "js" / "bridge.mjs"
 STDERR_TAIL_BYTES = 4096
@@ -104,7 +105,7 @@ class BridgeConnection:
     ``host_call_pipe`` opens the pipe on which a plugin's synchronous host calls during register
     are answered (:meth:`reply`); ``writable`` are folders it may write besides its workspace;
     ``visible`` what it must see in the folders a plugin's mount namespace covers, ``hidden`` more
-    credential places to cover (``_proc.Sandbox``); ``env`` is added to its scrubbed environment; ``name``
+    credential places to cover (``confinement.Sandbox``); ``env`` is added to its scrubbed environment; ``name``
     names the process in messages.
     """
 
@@ -126,10 +127,9 @@ class BridgeConnection:
             ctx_r, self._ctx_w = os.pipe()
             env["TOOLCONF_CTX_FD"] = str(ctx_r)
             pass_fds = (ctx_r,)
-        sandbox = _proc.Sandbox([self.workspace, *writable], home=home, tmp=tmp, env=env, visible=visible,
-                                hidden=hidden)
+        sandbox = Sandbox([self.workspace, *writable], home=home, tmp=tmp, env=env, visible=visible, hidden=hidden)
         try:
-            self._process = _proc.LineProcess(
+            self._process = LineProcess(
                 list(argv), cwd=cwd, pass_fds=pass_fds, sandbox=sandbox,
                 stderr_limit=STDERR_TAIL_BYTES, name=name,
             )
@@ -202,7 +202,7 @@ class BridgeConnection:
             raise EncodeError(str(exc)) from None
         try:
             self._process.send(data, time.monotonic() + 5.0)
-        except _proc.ProcessFault:
+        except ProcessFault:
             pass  # the process is gone or stuck; its EOF or the deadline ends the wait below
         try:
             return self._answer(message, request_id, bound_of, on_note)
@@ -245,7 +245,7 @@ class BridgeConnection:
                 raise self._ended()
             try:
                 raw = self._process.read_line(deadline)
-            except _proc.ProcessFault as fault:
+            except ProcessFault as fault:
                 if fault.kind == "timeout":
                     return None
                 if fault.line:

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from pytest_toolconformance._proc import passed_env_names
+from pytest_toolconformance.confinement import passed_env_names
 from pytest_toolconformance.plugins.loaders.bridge_connection import BRIDGE
 from pytest_toolconformance.plugins.loaders.repository import repository_of
 from reference_host import PluginLoadError

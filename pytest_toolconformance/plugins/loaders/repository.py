@@ -16,7 +16,7 @@ import json
 import os
 from pathlib import Path
 
-from pytest_toolconformance import _proc
+from pytest_toolconformance import confinement
 
 #: Files in a checkout that hold credentials (each covered where it exists, in the repository's root
 #: and in every folder from there down to the plugin): dotenv files, a project's registry tokens, and
@@ -30,7 +30,7 @@ def repository_of(entry: Path) -> Path | None:
     if folder is None:
         folder = next((f for f in entry.parents if _workspace_root(f)), None)
     # Never a folder the sandbox covers whole (a home, /tmp), nor one that holds one.
-    if folder is None or any(Path(place).is_relative_to(folder) for place in _proc.masked_places()):
+    if folder is None or any(Path(place).is_relative_to(folder) for place in confinement.masked_places()):
         return None
     return folder
 

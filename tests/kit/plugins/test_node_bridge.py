@@ -956,10 +956,10 @@ def test_a_load_out_of_time_twice_says_both_tries_in_one_sentence(monkeypatch: p
 def test_a_module_the_sandbox_hides_is_said_hidden_not_missing(plugins, tmp_path: Path) -> None:
     """A plugin that imports a file beside its package (a monorepo's ../lib) fails to load in the sandbox,
     which shows a plugin its package only: the finding says so, instead of "install the missing package"."""
-    from pytest_toolconformance import _proc
+    from pytest_toolconformance import confinement
 
-    if not _proc.confinement().isolated:
-        pytest.skip(f"no namespaces here ({_proc.confinement().reason}): the module is in sight and loads")
+    if not confinement.current().isolated:
+        pytest.skip(f"no namespaces here ({confinement.current().reason}): the module is in sight and loads")
     (tmp_path / "lib").mkdir()
     (tmp_path / "lib" / "helper.mjs").write_text("export const helper = 1;\n")
     package = tmp_path / "pkg"
@@ -1051,7 +1051,7 @@ def test_a_monorepo_extension_loads_and_sees_its_repository_read_only(
     """An extension that imports ../../lib/ from beside its package loads, as pi loads it: its repository
     (the folder with .git, or the npm workspace root) is in sight, read-only; the credentials of the
     checkout (.env) and of the home it lies in (~/.ssh) stay hidden."""
-    from pytest_toolconformance import _proc
+    from pytest_toolconformance import confinement
 
     home = tmp_path / "home"
     (home / ".ssh").mkdir(parents=True)
@@ -1070,7 +1070,7 @@ def test_a_monorepo_extension_loads_and_sees_its_repository_read_only(
         return text_of(plugin.call_raw("Format", {"file": str(path)})["result"])
 
     assert read(root / "packages" / "other" / "index.mjs") == "[export const other = 1;\n]"
-    if not _proc.confinement().isolated:
+    if not confinement.current().isolated:
         return  # no namespaces here: nothing is hidden, as the header says
     assert secret not in read(home / ".ssh" / "id_ed25519") and secret not in read(root / ".env")
     wrote = text_of(plugin.call_raw("Format", {"write": str(root / "lib" / "new.mjs")})["result"])

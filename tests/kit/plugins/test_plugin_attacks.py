@@ -27,7 +27,7 @@ from typing import Any
 
 import pytest
 
-from pytest_toolconformance import _proc
+from pytest_toolconformance import confinement
 from pytest_toolconformance.plugins.loaders import BridgedPlugin, NodePlugin, PythonPlugin
 from pytest_toolconformance.plugins.loaders.node import node_available
 from pytest_toolconformance.suites.plugin import PLUGIN_SUITES_DIR
@@ -137,7 +137,7 @@ class Targets:
             "ATTACK_ELSEWHERE": str(self.elsewhere),
             "ATTACK_TOKEN": self.token,
             "ATTACK_PYTHON": sys.executable,
-            _proc.PASS_ENV_ENV: ",".join(names),
+            confinement.PASS_ENV_ENV: ",".join(names),
             SECRET_NAME: self.secret,
         }
 
@@ -252,7 +252,7 @@ def routes(targets: Targets) -> Iterator[NodePlugin]:
 
 
 def _confined_here(kind: str) -> None:
-    found = _proc.confinement()
+    found = confinement.current()
     if kind in ("network-child", "disk", "secret-file", "socket") and not found.isolated:
         pytest.skip(f"no namespaces here ({found.reason}): this route is open, as the report header says "
                     "and docs/access-model.md lists")
@@ -321,7 +321,7 @@ def test_register_time_attacks_are_confined(targets: Targets) -> None:
         said = plugin.call_raw("Tried", {})["result"]["content"][0]["text"]
     finally:
         plugin.close()
-    isolated = _proc.confinement().isolated
+    isolated = confinement.current().isolated
     tcp, _ = targets.settled()
     assert targets.leftovers() == []
     if isolated:
@@ -356,15 +356,15 @@ def _run_kit(
         capture_output=True,
         text=True,
         timeout=900,
-        env={**os.environ, **(env or {}), _proc.PASS_ENV_ENV: "ATTACK_PORT,ATTACK_TOKEN"},
+        env={**os.environ, **(env or {}), confinement.PASS_ENV_ENV: "ATTACK_PORT,ATTACK_TOKEN"},
     )
     assert done.returncode in (0, 1), done.stdout[-3000:] + done.stderr[-3000:]
     return done.stdout, json.loads(report.read_text())
 
 
 def test_a_kit_run_of_the_attack_plugins_finishes_confined(tmp_path: Path, targets: Targets) -> None:
-    if not _proc.confinement().isolated:
-        pytest.skip(f"no namespaces here ({_proc.confinement().reason})")
+    if not confinement.current().isolated:
+        pytest.skip(f"no namespaces here ({confinement.current().reason})")
     targets.settled()
     out, report = _run_kit(tmp_path, targets, "-k", "ERR-3 or REG-1")
     assert "toolconformance plugin sandbox (each plugin in a process of its own): network: isolated" in out
@@ -388,10 +388,10 @@ def test_a_kit_run_of_the_attack_plugins_finishes_confined(tmp_path: Path, targe
 
 def test_without_namespaces_the_header_and_report_say_so(tmp_path: Path, targets: Targets) -> None:
     out, report = _run_kit(tmp_path, targets, "-k", "REG-1", "--toolconformance-allow-unconfined",
-                           env={_proc.NO_NAMESPACES_ENV: "1"})
-    assert f"(each plugin in a process of its own): network: {_proc.NETWORK_GUARD_ONLY}" in out
+                           env={confinement.NO_NAMESPACES_ENV: "1"})
+    assert f"(each plugin in a process of its own): network: {confinement.NETWORK_GUARD_ONLY}" in out
     assert "no namespaces because TOOLCONFORMANCE_NO_NAMESPACES is set" in out
-    assert report["run"]["sandbox"]["network"] == _proc.NETWORK_GUARD_ONLY
+    assert report["run"]["sandbox"]["network"] == confinement.NETWORK_GUARD_ONLY
     assert report["run"]["sandbox"]["filesystem"].startswith("not confined")
     assert targets.leftovers() == []  # tree tracking still ends the detached child of register()
     assert "Plugin sandbox: network: in-process guard only" in (tmp_path / "report.md").read_text()
@@ -402,7 +402,7 @@ def test_without_namespaces_a_child_process_reaches_the_network(
     targets: Targets, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The route the header warns about is real (and the listener counts what reaches it)."""
-    monkeypatch.setenv(_proc.NO_NAMESPACES_ENV, "1")
+    monkeypatch.setenv(confinement.NO_NAMESPACES_ENV, "1")
     plugin = NodePlugin(ROUTES_PLUGIN, timeout=20)
     targets.settled()
     try:
@@ -454,7 +454,7 @@ OPEN_WITHOUT_NAMESPACES = {
 def test_without_namespaces_the_open_routes_are_the_listed_ones(
     targets: Targets, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setenv(_proc.NO_NAMESPACES_ENV, "1")
+    monkeypatch.setenv(confinement.NO_NAMESPACES_ENV, "1")
     found = {
         "js": _open_routes(NodePlugin(ROUTES_PLUGIN, timeout=20), ROUTES, targets),
         "python": _open_routes(PythonPlugin(PYTHON_ROUTES_PLUGIN, timeout=20), PYTHON_ROUTES, targets),

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from pytest_toolconformance import _proc
+from pytest_toolconformance import confinement
 from tests.paths import PLUGINS
 
 PLUGIN = PLUGINS / "python" / "conforming.py"
@@ -23,7 +23,7 @@ def ci_run(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytest
 
 def test_in_ci_a_plugin_that_cannot_be_confined_is_an_error(ci_run: pytest.Pytester,
                                                            monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv(_proc.NO_NAMESPACES_ENV, "1")
+    monkeypatch.setenv(confinement.NO_NAMESPACES_ENV, "1")
     result = ci_run.runpytest_subprocess(f"--toolconformance-plugin={PLUGIN}", "-p", "no:cacheprovider")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     said = result.stderr.str()
@@ -34,7 +34,7 @@ def test_in_ci_a_plugin_that_cannot_be_confined_is_an_error(ci_run: pytest.Pytes
 
 def test_allowed_the_run_goes_on_and_says_it_ran_unconfined(ci_run: pytest.Pytester,
                                                             monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv(_proc.NO_NAMESPACES_ENV, "1")
+    monkeypatch.setenv(confinement.NO_NAMESPACES_ENV, "1")
     report = ci_run.path / "report.json"
     result = ci_run.runpytest_subprocess(f"--toolconformance-plugin={PLUGIN}", "--toolconformance-allow-unconfined",
                                          f"--toolconformance-report={report}", "-p", "no:cacheprovider")
@@ -50,8 +50,8 @@ def test_allowed_the_run_goes_on_and_says_it_ran_unconfined(ci_run: pytest.Pytes
 
 
 def test_confined_plugins_run_in_ci_and_the_report_says_how(ci_run: pytest.Pytester, node_ready: str) -> None:
-    if not _proc.confinement().isolated:
-        pytest.skip(f"no namespaces here ({_proc.confinement().reason})")
+    if not confinement.current().isolated:
+        pytest.skip(f"no namespaces here ({confinement.current().reason})")
     report = ci_run.path / "report.json"
     js = PLUGINS / "js" / "conforming"
     result = ci_run.runpytest_subprocess(f"--toolconformance-plugin={PLUGIN}", f"--toolconformance-plugin={js}",
@@ -69,7 +69,7 @@ def test_outside_ci_an_unconfined_run_is_said_not_refused(pytester: pytest.Pytes
                                                           monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("CI", raising=False)
     monkeypatch.delenv("PYTEST_ADDOPTS", raising=False)
-    monkeypatch.setenv(_proc.NO_NAMESPACES_ENV, "1")
+    monkeypatch.setenv(confinement.NO_NAMESPACES_ENV, "1")
     result = pytester.runpytest_subprocess(f"--toolconformance-plugin={PLUGIN}", "-p", "no:cacheprovider")
     assert result.ret == 0, result.stdout.str()
     result.stdout.fnmatch_lines(["*no namespaces because TOOLCONFORMANCE_NO_NAMESPACES is set*",
@@ -79,15 +79,15 @@ def test_outside_ci_an_unconfined_run_is_said_not_refused(pytester: pytest.Pytes
 @pytest.mark.parametrize("value", ["", "0", "false", "no"])
 def test_ci_set_to_nothing_is_not_ci(monkeypatch: pytest.MonkeyPatch, value: str) -> None:
     monkeypatch.setenv("CI", value)
-    assert not _proc.in_ci()
-    assert _proc.unconfined_in_ci(allowed=False) is None
+    assert not confinement.in_ci()
+    assert confinement.unconfined_in_ci(allowed=False) is None
 
 
 def test_the_gate_needs_ci_and_no_allowance(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv(_proc.NO_NAMESPACES_ENV, "1")
+    monkeypatch.setenv(confinement.NO_NAMESPACES_ENV, "1")
     monkeypatch.setenv("CI", "1")
-    assert _proc.unconfined_in_ci(allowed=True) is None
-    assert "cannot be confined here" in (_proc.unconfined_in_ci(allowed=False) or "")
+    assert confinement.unconfined_in_ci(allowed=True) is None
+    assert "cannot be confined here" in (confinement.unconfined_in_ci(allowed=False) or "")
 
 
 MONOREPO_EXTENSION = """import { defineTool } from "@earendil-works/pi-coding-agent";

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from pytest_toolconformance import _proc
+from pytest_toolconformance import confinement
 from pytest_toolconformance.plugins.loaders import (
     LoadedPlugin,
     NodePlugin,
@@ -169,14 +169,14 @@ def test_a_variable_the_scrub_withheld_is_named_with_the_option_that_passes_it(
     assert "scrubbed environment" in message and "CONFORMANCE_SUBJECT_TOKEN is set here" in message
     assert "pass it with --toolconformance-pass-env=CONFORMANCE_SUBJECT_TOKEN" in message
     # Passed, the plugin sees it and loads.
-    _proc.set_pass_env(["CONFORMANCE_SUBJECT_TOKEN"])
+    confinement.set_pass_env(["CONFORMANCE_SUBJECT_TOKEN"])
     try:
         loaded = load_plugin(entry).plugin
         ctx = Ctx()
         run_register(loaded, ctx)
         assert [getattr(tool, "name", None) for tool in ctx.tools] == ["MyTool"]
     finally:
-        _proc.set_pass_env(())
+        confinement.set_pass_env(())
         loaded.close()
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from pytest_toolconformance import _proc
+from pytest_toolconformance import confinement
 from tests.paths import PLUGINS
 
 #: A Python plugin that logs each of its loads, and whether a test was running (pytest sets
@@ -63,8 +63,8 @@ def test_two_workers_load_each_plugin_once_for_collection_and_report_as_one(
 ) -> None:
     monkeypatch.delenv("PYTEST_CURRENT_TEST")  # this test's own, which the inner runs would inherit
     # The log is the plugin's write outside its workspace: what is counted here is loads, not confinement.
-    monkeypatch.setenv(_proc.NO_NAMESPACES_ENV, "1")
-    monkeypatch.setenv(_proc.PASS_ENV_ENV, "PYTEST_CURRENT_TEST")
+    monkeypatch.setenv(confinement.NO_NAMESPACES_ENV, "1")
+    monkeypatch.setenv(confinement.PASS_ENV_ENV, "PYTEST_CURRENT_TEST")
     log = pytester.path / "loads.log"
     names = _plugins(pytester.path, log, 4)
     broken = PLUGINS / "python" / "broken_err_3.py"

@@ -1,7 +1,7 @@
 """Python side of the kit's Python plugin bridge (pytest_toolconformance/plugins/loaders/python_process.py).
 
 One bridge process serves one Python plugin for the whole test run, confined like a JS plugin's node
-(the same supervisor, namespaces and scrubbed environment: pytest_toolconformance/_proc.py). It
+(the same supervisor and confinement: pytest_toolconformance/supervisor.py, confinement.py). It
 speaks the line protocol of js/bridge.mjs (documented at its top), with ``kind: "python"`` loads:
 
 * requests on stdin: ``load``, ``call``, ``mirror``, ``ping``; answers and notes on stdout, each

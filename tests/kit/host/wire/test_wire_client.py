@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import shlex
@@ -9,7 +10,7 @@ import signal
 import sys
 import textwrap
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -19,8 +20,9 @@ import pytest
 from pytest_toolconformance.host.connect import HostSpecError, load_host
 from pytest_toolconformance.host.contract import CAPABILITIES
 from pytest_toolconformance.host.inprocess import ReferenceHostAdapter
-from pytest_toolconformance.host.wire import protocol
+from pytest_toolconformance.host.wire import protocol, reference_server
 from pytest_toolconformance.host.wire.client import WireHostAdapter, WireHostUnusable, WireHostWarning
+from pytest_toolconformance.host.wire.connection import ProcessFault, WireConnection
 from pytest_toolconformance.host.wire.errors import WireProtocolError
 from pytest_toolconformance.options import DEFAULT_TIMEOUT
 from reference_host import facade
@@ -32,11 +34,15 @@ REFERENCE = [sys.executable, "-m", "pytest_toolconformance.host.wire.reference_s
 ECHO_PLUGIN: dict[str, Any] = {
     "name": "demo",
     "manifest": {"name": "demo", "provides": {"tools": ["Echo"], "readOnlyTools": ["Echo"]}},
-    "tools": [{
-        "name": "Echo", "label": "Echo", "description": "Echoes.",
-        "parameters": {"type": "object", "properties": {"value": {"type": "string"}}, "required": ["value"]},
-        "handler": [{"op": "access"}, {"op": "echo"}],
-    }],
+    "tools": [
+        {
+            "name": "Echo",
+            "label": "Echo",
+            "description": "Echoes.",
+            "parameters": {"type": "object", "properties": {"value": {"type": "string"}}, "required": ["value"]},
+            "handler": [{"op": "access"}, {"op": "echo"}],
+        }
+    ],
 }
 
 
@@ -75,11 +81,17 @@ def script_host(tmp_path: Path, hello: dict[str, Any], handlers: str = "") -> li
     return [sys.executable, str(path)]
 
 
+def connection_of(adapter: WireHostAdapter) -> WireConnection:
+    connection = adapter._connection
+    assert isinstance(connection, WireConnection), connection
+    return connection
+
+
 def kill(adapter: WireHostAdapter) -> None:
     """Kill the host process behind the kit's back, and wait until it is gone."""
-    popen = adapter._proc.popen  # type: ignore[union-attr]
-    os.kill(popen.pid, signal.SIGKILL)
-    popen.wait(10)
+    connection = connection_of(adapter)
+    os.kill(connection.pid, signal.SIGKILL)
+    connection.wait(10)
 
 
 # -- the vocabulary ------------------------------------------------------------------------------------
@@ -111,8 +123,9 @@ def test_exec_spec_gives_a_wire_adapter() -> None:
 def test_a_command_that_is_not_there_is_a_usage_error(pytester: pytest.Pytester) -> None:
     with pytest.raises(HostSpecError, match="no executable 'no-such-host-binary'"):
         WireHostAdapter("no-such-host-binary --flag")
-    result = pytester.runpytest("--toolconformance", "--toolconformance-host=exec:no-such-host-binary", "-p",
-                                "no:cacheprovider")
+    result = pytester.runpytest(
+        "--toolconformance", "--toolconformance-host=exec:no-such-host-binary", "-p", "no:cacheprovider"
+    )
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(["*no executable 'no-such-host-binary'*"])
 
@@ -148,8 +161,12 @@ def test_every_message_matches_its_schema(reference: WireHostAdapter, tmp_path: 
         if side == "kit":
             method = message["method"]
             sent[message["seq"]] = method
-            jsonschema.validate(message, {"$ref": f"{protocol._BASE}{method}.json#/$defs/request"},
-                                cls=jsonschema.Draft202012Validator, registry=protocol.registry())
+            jsonschema.validate(
+                message,
+                {"$ref": f"{protocol._BASE}{method}.json#/$defs/request"},
+                cls=jsonschema.Draft202012Validator,
+                registry=protocol.registry(),
+            )
         else:
             method = sent[message["seq"]]
             problem = protocol.first_problem(method, "response", message)
@@ -173,15 +190,23 @@ def test_answers_over_the_wire_equal_the_in_process_answers(reference: WireHostA
     assert wire["bad-open"]["error"]["kind"] == local["bad-open"]["error"]["kind"] == "spec"
     assert wire["unknown-session"]["error"]["kind"] == local["unknown-session"]["error"]["kind"]
     assert {k: v for k, v in wire["access"].items() if k != "principal"} == {
-        k: v for k, v in local["access"].items() if k != "principal"}
+        k: v for k, v in local["access"].items() if k != "principal"
+    }
 
 
 def test_info_lists_only_declared_capabilities_and_unsupported_methods_are_never_sent(tmp_path: Path) -> None:
     hello = {"name": "tiny", "version": "1", "protocol": 1, "capabilities": ["registration", "teleport"]}
-    adapter = WireHostAdapter(script_host(tmp_path, hello, """
+    adapter = WireHostAdapter(
+        script_host(
+            tmp_path,
+            hello,
+            """
         if method == "install_plugin":
             out = {"seq": seq, "result": {"plugin": "p", "accepted": [], "refused": [], "findings": []}}
-    """), timeout=5)
+    """,
+        ),
+        timeout=5,
+    )
     adapter.transcript = []
     try:
         info = adapter.info()
@@ -189,8 +214,12 @@ def test_info_lists_only_declared_capabilities_and_unsupported_methods_are_never
         assert info["ignoredCapabilities"] == ["teleport"]
         adapter.reset()
         assert adapter.install_plugin({"name": "p"})["accepted"] == []
-        for answer in (adapter.open_session({"identity": {"userId": "u"}}), adapter.compose("s1"),
-                       adapter.call("s1", "Echo", {}), adapter.sandbox("s1", {"kind": "read", "path": "/x"})):
+        for answer in (
+            adapter.open_session({"identity": {"userId": "u"}}),
+            adapter.compose("s1"),
+            adapter.call("s1", "Echo", {}),
+            adapter.sandbox("s1", {"kind": "read", "path": "/x"}),
+        ):
             assert answer["error"]["kind"] == "unsupported"
             assert "does not declare" in answer["error"]["message"]
         methods = [json.loads(line)["method"] for side, line in adapter.transcript if side == "kit"]
@@ -201,15 +230,16 @@ def test_info_lists_only_declared_capabilities_and_unsupported_methods_are_never
 
 def test_close_stops_the_host_politely(reference: WireHostAdapter) -> None:
     reference.reset()
-    popen = reference._proc.popen  # type: ignore[union-attr]
+    connection = connection_of(reference)
     reference.close()
-    assert popen.wait(5) == 0
+    assert connection.wait(5) == 0
     assert json.loads(reference.transcript[-2][1])["method"] == "stop"  # type: ignore[index]
 
 
 # -- robustness ------------------------------------------------------------------------------------------
 def test_a_host_that_dies_between_requests_is_restarted_with_its_state(
-        reference: WireHostAdapter, tmp_path: Path) -> None:
+    reference: WireHostAdapter, tmp_path: Path
+) -> None:
     reference.reset()
     assert reference.install_plugin(ECHO_PLUGIN)["accepted"] == ["Echo"]
     reference.set_policy("u1", {"projectIds": ["p1", "p2"]})
@@ -263,7 +293,7 @@ def test_a_hanging_host_is_killed_at_the_timeout() -> None:
     adapter = WireHostAdapter([sys.executable, str(HOSTS / "hang_host.py")], timeout=DEFAULT_TIMEOUT)
     try:
         adapter.reset()
-        popen = adapter._proc.popen  # type: ignore[union-attr]
+        connection = connection_of(adapter)
         started = time.monotonic()
         with pytest.raises(WireProtocolError) as caught:
             adapter.open_session({"identity": {"userId": "u"}})
@@ -271,7 +301,7 @@ def test_a_hanging_host_is_killed_at_the_timeout() -> None:
         assert caught.value.fault == "timeout"
         assert f"no answer within {DEFAULT_TIMEOUT:g} s" in str(caught.value)
         assert "hang_host: hanging on open_session" in str(caught.value)
-        assert popen.poll() is not None
+        assert connection.exit_code is not None
         adapter.reset()  # restarted
         assert adapter.starts == 2
     finally:
@@ -427,11 +457,122 @@ def test_a_request_is_given_time_for_the_catalog_the_host_holds(reference: WireH
 
     reference.reset()
     assert reference.allowance("compose", {"session": "s"}) == reference.timeout
-    tools = [{"name": f"t{i}", "label": "t", "description": "d", "parameters": {"type": "object", "properties": {}},
-              "handler": []} for i in range(250)]
+    tools = [
+        {
+            "name": f"t{i}",
+            "label": "t",
+            "description": "d",
+            "parameters": {"type": "object", "properties": {}},
+            "handler": [],
+        }
+        for i in range(250)
+    ]
     assert reference.allowance("install_plugin", {"plugin": {"name": "big", "tools": tools}}) == pytest.approx(
-        reference.timeout * (1 + 250 / TOOLS_PER_TIMEOUT))
+        reference.timeout * (1 + 250 / TOOLS_PER_TIMEOUT)
+    )
     assert reference.install_plugin({"name": "big", "tools": tools}).get("accepted")
     assert reference.allowance("compose", {"session": "s"}) == pytest.approx(reference.timeout * 3.5)
     reference.reset()
     assert reference.allowance("compose", {"session": "s"}) == reference.timeout
+
+
+# -- the connection under the client -------------------------------------------------------------------
+class InProcessReferenceServer:
+    """A connection to the reference wire server run in this process: the same lines both ways, no process.
+
+    Shaped like :class:`WireConnection` (``connection.Connection``), so the adapter cannot tell."""
+
+    def __init__(self, argv: Sequence[str], *, cwd: str | None = None, env: Mapping[str, str] | None = None) -> None:
+        self.argv = list(argv)
+        self._out = io.BytesIO()
+        self.server = reference_server.Server(self._out)
+        self._seq = 0
+        self.stopped = False
+        #: Set to ("method", fault kind) to answer that request with a fault, as a broken process would.
+        self.fail_on: tuple[str, str] | None = None
+
+    @property
+    def pid(self) -> int:
+        return 0
+
+    def alive(self) -> bool:
+        return not self.stopped
+
+    def status_text(self) -> str:
+        return "(stopped)" if self.stopped else "(still running)"
+
+    def stderr_tail(self) -> str:
+        return "in-process server: no stderr"
+
+    def take_seq(self) -> int:
+        seq, self._seq = self._seq, self._seq + 1
+        return seq
+
+    def request(self, line: bytes, deadline: float) -> bytes:
+        if self.stopped:
+            raise ProcessFault("exited", "it has stopped")
+        if self.fail_on is not None and json.loads(line)["method"] == self.fail_on[0]:
+            raise ProcessFault(self.fail_on[1], "")
+        start = self._out.tell()
+        if not self.server.handle(line):
+            self.stopped = True
+        return self._out.getvalue()[start:]
+
+    def stop(self, grace: float = 0.0) -> None:
+        self.server.close()
+        self.stopped = True
+
+
+def test_an_in_process_connection_stands_in_for_the_host_process(reference: WireHostAdapter, tmp_path: Path) -> None:
+    (tmp_path / "process").mkdir()
+    (tmp_path / "in-process").mkdir()
+    made: list[InProcessReferenceServer] = []
+
+    def connect(argv: Sequence[str], **where: Any) -> InProcessReferenceServer:
+        made.append(InProcessReferenceServer(argv, **where))
+        return made[-1]
+
+    fake = WireHostAdapter(REFERENCE, timeout=10, connect=connect)
+    fake.transcript = []
+    try:
+        served = exercise(fake, tmp_path / "in-process")
+    finally:
+        fake.close()
+    over_a_process = exercise(reference, tmp_path / "process")
+    assert len(made) == 1 and made[0].stopped and made[0].argv == REFERENCE
+    for key in ("install", "policy", "compose", "identity", "queue", "run", "child-access"):
+        assert served[key] == over_a_process[key], key
+    assert served["call"]["content"] == over_a_process["call"]["content"]
+    assert served["unknown-session"]["error"]["kind"] == over_a_process["unknown-session"]["error"]["kind"]
+
+    def methods(transcript: list[tuple[str, bytes]] | None) -> list[str]:
+        return [json.loads(line)["method"] for side, line in transcript or [] if side == "kit"]
+
+    assert methods(fake.transcript) == [*methods(reference.transcript), "stop"]
+
+
+def test_a_fault_of_the_connection_errors_the_request_and_the_next_check_gets_a_new_one() -> None:
+    made: list[InProcessReferenceServer] = []
+
+    def connect(argv: Sequence[str], **where: Any) -> InProcessReferenceServer:
+        made.append(InProcessReferenceServer(argv, **where))
+        if len(made) == 1:
+            made[-1].fail_on = ("open_session", "timeout")
+        return made[-1]
+
+    adapter = WireHostAdapter(REFERENCE, timeout=1.5, connect=connect)
+    try:
+        adapter.reset()
+        with pytest.raises(WireProtocolError) as caught:
+            adapter.open_session({"identity": {"userId": "u"}})
+        assert caught.value.fault == "timeout"
+        assert "no answer within 1.5 s (--toolconformance-timeout); the kit killed it (pid 0)" in str(caught.value)
+        assert "in-process server: no stderr" in str(caught.value)
+        assert made[0].stopped and len(made) == 1
+        with pytest.raises(WireHostUnusable):
+            adapter.compose("s1")  # nothing more is sent in this check
+        adapter.reset()
+        assert len(made) == 2 and adapter.starts == 2 and adapter.faults == 1
+        assert "session" in adapter.open_session({"identity": {"userId": "u"}})
+    finally:
+        adapter.close()
