@@ -24,22 +24,19 @@ Line protocol (the full version is at the top of ``js/bridge.mjs``): one JSON ob
 
 The process and its line protocol are :mod:`.bridge_connection` (confined: on Linux its own
 network, mount and PID namespaces, a scrubbed environment everywhere; docs/access-model.md says
-what is confined where); what goes wrong, and the words for it, are :mod:`.bridge_errors`. The
-language's own parts (which program, how a failed load is worded) are :mod:`.node` and
-:mod:`.python_process`.
+what is confined where); what goes wrong, and the words for it, are :mod:`.bridge_errors`; what a
+request's notes do on the host's side is :mod:`.bridge_notes`. The language's own parts (which
+program, how a failed load is worded) are :mod:`.node` and :mod:`.python_process`.
 """
 
 from __future__ import annotations
 
-import json
 import os
-import secrets
 import threading
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-import pytest_toolconformance
 import reference_host
 from pytest_toolconformance.bounds import kit_setup_bound
 from pytest_toolconformance.plugins.loaders.bridge_connection import (
@@ -48,7 +45,6 @@ from pytest_toolconformance.plugins.loaders.bridge_connection import (
     EncodeError,
     NoteHandler,
     StepTimedOut,
-    jsonable,
 )
 from pytest_toolconformance.plugins.loaders.bridge_errors import (
     PluginExitError,
@@ -59,13 +55,15 @@ from pytest_toolconformance.plugins.loaders.bridge_errors import (
     timeout_text,
     with_scrubbed_env_note,
 )
+from pytest_toolconformance.plugins.loaders.bridge_notes import CallNotes, FirstLoadNotes, log_to
 from pytest_toolconformance.plugins.loaders.repository import repository_of, repository_secrets
 from reference_host import PluginLoadError, RegistrationError, define_tool, mark_transport_failure
 
 _POSIX = os.name == "posix"
 _ABSENT = object()
-#: The kit's own code a bridge runs (the bridges themselves, and the reference host a Python plugin imports).
-KIT_PACKAGES = tuple(str(Path(module.__file__).resolve().parent) for module in (pytest_toolconformance, reference_host))
+#: The kit's own code a bridge runs (the bridges themselves, in this package, and the reference host a Python
+#: plugin imports). The package's folder is found from here: importing the package face would be an arrow back up.
+KIT_PACKAGES = (str(Path(__file__).resolve().parents[2]), str(Path(reference_host.__file__).resolve().parent))
 
 
 def plugin_folder(entry: Path) -> Path:
@@ -86,12 +84,6 @@ _OPTION_NAMES = {
     "ownerUserId": "owner_user_id",
     "projectId": "project_id",
     "platform": "platform",
-}
-# JS ctx reads -> the Python ctx methods.
-_READ_METHODS = {
-    "currentIdentity": "current_identity",
-    "currentAccess": "current_access",
-    "currentAccountUserId": "current_account_user_id",
 }
 
 
@@ -167,7 +159,6 @@ class BridgedPlugin:
         self._connection: BridgeConnection | None = None
         self._loaded = False  # the running process has the plugin loaded
         self._mirror: dict[str, Any] = {"access": None, "identity": None, "accountUserId": None}
-        self._stash: dict[str, BaseException] = {}
         self._registering = False
         #: Whether a fresh instance can be had in the running process (see fresh_instance).
         self._fresh_in_process = True
@@ -198,7 +189,7 @@ class BridgedPlugin:
             if key in _OPTION_NAMES:
                 kwargs[_OPTION_NAMES[key]] = value
             else:
-                _log(ctx, "warning", f"tool {name!r}: unknown registerTool option {key!r} ignored")
+                log_to(ctx, "warning", f"tool {name!r}: unknown registerTool option {key!r} ignored")
         return kwargs
 
     def __repr__(self) -> str:
@@ -215,15 +206,17 @@ class BridgedPlugin:
         with self._lock:
             self._stop(grace=0.5)
             self._start()
-            handler = _FirstLoad(self, ctx)
+            connection = self._connection
+            assert connection is not None  # started just now
+            handler = FirstLoadNotes(ctx, register_tool=self._tool_from_note, reply=connection.reply)
             self._registering = True
             try:
-                answer = self._request(self._load_message(replay=False), what="loading the plugin",
-                                       on_note=handler.on_message)
+                answer = self._request(
+                    self._load_message(replay=False), what="loading the plugin", on_note=handler.on_message
+                )
             finally:
                 self._registering = False
-                stash, self._stash = self._stash, {}
-            self._take_load(answer, stash)
+            self._take_load(answer, handler.stash)
             self.last_network_attempts = list(answer.get("network", []))
             if handler.deferred_error is not None:
                 raise handler.deferred_error
@@ -247,9 +240,16 @@ class BridgedPlugin:
         with self._lock:
             self._ensure_loaded(tool)
             handle = next((h for h, n in self.tools if n == tool), None)
-            notes = _CallNotes(None)
-            answer = self._call(tool, handle, call_id, dict(params or {}), cwd,
-                                {"access": access, "identity": identity, "accountUserId": account_user_id}, notes)
+            notes = CallNotes(None)
+            answer = self._call(
+                tool,
+                handle,
+                call_id,
+                dict(params or {}),
+                cwd,
+                {"access": access, "identity": identity, "accountUserId": account_user_id},
+                notes,
+            )
         out = {k: v for k, v in answer.items() if k != "id"}
         out["reads"] = notes.reads
         out["logs"] = notes.logs
@@ -267,8 +267,12 @@ class BridgedPlugin:
             if self._fresh_in_process and self._running() and self._loaded:
                 self._connection.clear_state()  # type: ignore[union-attr]  # running, so connected
                 try:
-                    self._take_load(self._request({**self._load_message(replay=True), "fresh": True},
-                                                  what="loading a fresh instance of the plugin"))
+                    self._take_load(
+                        self._request(
+                            {**self._load_message(replay=True), "fresh": True},
+                            what="loading a fresh instance of the plugin",
+                        )
+                    )
                     if self.tools == before:
                         return
                 except PluginLoadError:
@@ -276,8 +280,11 @@ class BridgedPlugin:
                 self._fresh_in_process = False
             self._stop(grace=0)
             self._start()
-            self._take_load(self._request(self._load_message(replay=True),
-                                          what="loading the plugin in a new process for a fresh instance"))
+            self._take_load(
+                self._request(
+                    self._load_message(replay=True), what="loading the plugin in a new process for a fresh instance"
+                )
+            )
 
     def load_again_if_gone(self) -> bool:
         """Load the plugin again, in a new process, when its process ended (a step out of time stops it,
@@ -334,9 +341,16 @@ class BridgedPlugin:
     def _start(self) -> None:
         argv = self._argv()
         try:
-            connection = BridgeConnection(argv, self.cwd, self.sync_host_calls, self.writable,
-                                          env=self._bridge_env(), name=self.process, visible=self._visible(),
-                                          hidden=repository_secrets(self.entry))
+            connection = BridgeConnection(
+                argv,
+                self.cwd,
+                self.sync_host_calls,
+                self.writable,
+                env=self._bridge_env(),
+                name=self.process,
+                visible=self._visible(),
+                hidden=repository_secrets(self.entry),
+            )
         except OSError as exc:
             raise PluginLoadError(
                 f"{self.language} plugin {self.entry}: could not start {argv[0]!r} ({exc}); check its install",
@@ -350,14 +364,18 @@ class BridgedPlugin:
             raise PluginTimeoutError(
                 f"{self.language} plugin {self.entry}: the kit's {self.process} bridge did not start within "
                 f"{out.bound:g} s (before any plugin code ran){tail_note(connection.stderr_tail(), self.process)}",
-                phase="kit", bound=out.bound, subject=str(self.entry),
+                phase="kit",
+                bound=out.bound,
+                subject=str(self.entry),
             ) from None
         except BridgeClosed as closed:
             raise PluginExitError(
                 f"{self.language} plugin {self.entry}: the {self.process} bridge exited at start-up with code "
                 f"{closed.exit_code}; check that {argv[0]!r} works{self._version_hint()}"
                 f"{tail_note(connection.stderr_tail(), self.process)}",
-                exit_code=closed.exit_code, stderr_tail=connection.stderr_tail(), subject=str(self.entry),
+                exit_code=closed.exit_code,
+                stderr_tail=connection.stderr_tail(),
+                subject=str(self.entry),
             ) from None
 
     def _version_hint(self) -> str:
@@ -369,8 +387,14 @@ class BridgedPlugin:
             self._connection.stop(grace)
 
     def _load_message(self, *, replay: bool) -> dict[str, Any]:
-        return {"op": "load", "entry": str(self.entry), "kind": self.module_format, "replay": replay,
-                "workspace": self.cwd, "mirror": self._mirror}
+        return {
+            "op": "load",
+            "entry": str(self.entry),
+            "kind": self.module_format,
+            "replay": replay,
+            "workspace": self.cwd,
+            "mirror": self._mirror,
+        }
 
     def _take_load(self, answer: Mapping[str, Any], stash: Mapping[str, BaseException] | None = None) -> None:
         """Keep what a load answered, or raise what made it fail."""
@@ -406,13 +430,29 @@ class BridgedPlugin:
             self._start()
         self._take_load(self._request(self._load_message(replay=True), what=what))
 
-    def _call(self, tool: str, handle: int | None, call_id: str, params: Mapping[str, Any],
-              cwd: str | os.PathLike[str] | None, mirror: dict[str, Any], notes: _CallNotes) -> dict[str, Any]:
+    def _call(
+        self,
+        tool: str,
+        handle: int | None,
+        call_id: str,
+        params: Mapping[str, Any],
+        cwd: str | os.PathLike[str] | None,
+        mirror: dict[str, Any],
+        notes: CallNotes,
+    ) -> dict[str, Any]:
         """One call request (the caller holds the lock and has the plugin loaded)."""
         answer = self._request(
-            {"op": "call", "tool": tool, "handle": handle, "callId": call_id, "params": params,
-             "cwd": os.fspath(cwd) if cwd is not None else None, **mirror},
-            what=f"tool {tool!r}", on_note=notes.on_message,
+            {
+                "op": "call",
+                "tool": tool,
+                "handle": handle,
+                "callId": call_id,
+                "params": params,
+                "cwd": os.fspath(cwd) if cwd is not None else None,
+                **mirror,
+            },
+            what=f"tool {tool!r}",
+            on_note=notes.on_message,
         )
         self.last_network_attempts = list(answer.get("network", []))
         self.last_ctx_reads = list(notes.reads)
@@ -426,10 +466,13 @@ class BridgedPlugin:
             ctx = proxy.ctx
             # Read right before sending: the bridge's ctx.current*() are synchronous, so they answer
             # from this snapshot, which is as fresh as the host can make it.
-            self._mirror = {"access": _current(ctx, "current_access"), "identity": _current(ctx, "current_identity"),
-                            "accountUserId": _current(ctx, "current_account_user_id")}
+            self._mirror = {
+                "access": _current(ctx, "current_access"),
+                "identity": _current(ctx, "current_identity"),
+                "accountUserId": _current(ctx, "current_account_user_id"),
+            }
             try:
-                answer = self._call(proxy.tool, proxy.handle, call_id, params, cwd, self._mirror, _CallNotes(ctx))
+                answer = self._call(proxy.tool, proxy.handle, call_id, params, cwd, self._mirror, CallNotes(ctx))
             except EncodeError as exc:
                 message = f"tool {proxy.tool!r}: cannot send to {self.process}: {exc}"
                 raise PluginToolError(proxy.tool, "TypeError", message) from None
@@ -460,8 +503,14 @@ class BridgedPlugin:
             self._loaded = False
             raise PluginTimeoutError(
                 timeout_text(
-                    self.name, self.entry, out.step, out.bound, what, message["op"] == "load",
-                    connection.stderr_tail(), self.process,
+                    self.name,
+                    self.entry,
+                    out.step,
+                    out.bound,
+                    what,
+                    message["op"] == "load",
+                    connection.stderr_tail(),
+                    self.process,
                 ),
                 phase=out.step,
                 bound=out.bound,
@@ -521,93 +570,6 @@ def _current(ctx: Any, method: str) -> Any:
     """What the host's ``ctx.<method>()`` answers now; None from a ctx that has no such reader."""
     reader = getattr(ctx, method, None)
     return reader() if callable(reader) else None
-
-
-def _log(ctx: Any, level: str, message: str) -> None:
-    logger = getattr(ctx, "logger", None)
-    method = getattr(logger, level, None) or getattr(logger, "info", None)
-    if method is not None:
-        method(message)
-
-
-class _FirstLoad:
-    """Handles the notes of a first (non-replayed) load against the host ctx."""
-
-    def __init__(self, plugin: BridgedPlugin, ctx: Any) -> None:
-        self.plugin = plugin
-        self.ctx = ctx
-        self.deferred_error: BaseException | None = None
-
-    def on_message(self, item: dict[str, Any]) -> None:
-        op = item.get("op")
-        if op == "log":
-            _log(self.ctx, str(item.get("level")), str(item.get("message")))
-        elif op == "ctx":
-            self._host_call(item)
-        elif op == "read":
-            # Mirror mode (no host-call pipe): the plugin read from the mirror, so make the
-            # same read on the host now, while register() is still running.
-            method = _READ_METHODS.get(str(item.get("method")))
-            if method is not None:
-                try:
-                    getattr(self.ctx, method)()
-                except Exception as exc:  # surfaced after the load
-                    self.deferred_error = self.deferred_error or exc
-        elif op == "tool":
-            try:
-                self.plugin._tool_from_note(self.ctx, item)
-            except Exception as exc:  # surfaced after the load
-                self.deferred_error = self.deferred_error or exc
-
-    def _host_call(self, item: dict[str, Any]) -> None:
-        connection = self.plugin._connection
-        assert connection is not None
-        method = str(item.get("method"))
-        try:
-            if method == "registerTool":
-                value = self.plugin._tool_from_note(self.ctx, item.get("args") or {})
-                if not isinstance(value, (bool, int, float, str, type(None))):
-                    value = None
-            elif method in _READ_METHODS:
-                value = getattr(self.ctx, _READ_METHODS[method])()
-                json.dumps(value, default=jsonable)  # fail here, not in the reply writer
-            else:
-                raise PluginLoadError(f"unknown host call {method!r}")
-        except Exception as exc:  # thrown back into the plugin's register()
-            token = secrets.token_hex(8)
-            self.plugin._stash[token] = exc
-            connection.reply(
-                {
-                    "ok": False,
-                    "error": {
-                        "name": type(exc).__name__,
-                        "message": str(exc),
-                        "rule": getattr(exc, "rule", None),
-                        "token": token,
-                    },
-                }
-            )
-            return
-        connection.reply({"ok": True, "value": value})
-
-
-class _CallNotes:
-    """Collects the notes of one call: log lines go to the ctx logger, reads are recorded."""
-
-    def __init__(self, ctx: Any) -> None:
-        self.ctx = ctx
-        self.reads: list[str] = []
-        self.logs: list[dict[str, str]] = []
-
-    def on_message(self, item: dict[str, Any]) -> None:
-        op = item.get("op")
-        if op == "log":
-            entry = {"level": str(item.get("level")), "message": str(item.get("message"))}
-            self.logs.append(entry)
-            if self.ctx is not None:
-                _log(self.ctx, entry["level"], entry["message"])
-        elif op == "read":
-            self.reads.append(str(item.get("method")))
 
 
 __all__ = ["BridgedPlugin", "PluginExitError", "PluginTimeoutError", "PluginToolError"]
