@@ -204,8 +204,8 @@ def catalogs(
     read_only: bool = False,
 ) -> Catalog:
     """Scripted plugins ``plg-NN-ns`` registering tools: internal ones (``pNN_tMM``, some with an
-    ``mcp__`` name and an explicit ``external: false``), external ones (``mcp__pNN__tMM``), some
-    scoped to an account, Project or platform from :data:`ACCOUNTS` / :data:`PROJECTS` /
+    ``mcp__`` name and an explicit ``external: false``), external ones (``mcp__pNN__tMM``, some with
+    a plain ``pNN_tMM`` name), some scoped to an account, Project or platform from :data:`ACCOUNTS` / :data:`PROJECTS` /
     :data:`PLATFORMS`, some deferred by the manifest's ``deferLoading``. Names are fixed width,
     so no name or plugin name is a substring of another, and neither appears in a description.
     ``external=False`` draws no external tool, ``True`` only external ones. Every handler echoes
@@ -231,7 +231,9 @@ def catalogs(
             bits = draw(_TOOL_BITS)
             is_external = bool(bits & 1) if external is None else external
             if is_external:
-                name = f"mcp__p{i:02d}__t{j:02d}"
+                # EXT-2, PLAN-3: a name never implies origin, so some external tools have plain names.
+                plain_named = bits & 6 == 6
+                name = f"p{i:02d}_t{j:02d}" if plain_named else f"mcp__p{i:02d}__t{j:02d}"
                 parameters = draw(_EXTERNAL_PARAMETERS)
                 options: JSON = {"external": True}
             else:

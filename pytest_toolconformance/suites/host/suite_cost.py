@@ -16,6 +16,10 @@ process, so it is timed by the wall clock.
 
 Both a session's first composition after the plugins are installed (where a host may work out
 each tool's caps) and later ones are measured: quadratic work hidden in either is caught.
+
+The external schemas inspected count too: one external tool whose schema has SCHEMA_PROPERTIES and
+then FACTOR times as many properties is composed, and the time per property compared the same way (a
+host that serializes the definition again for every property it inspects grows about 10x).
 """
 
 from __future__ import annotations
@@ -41,6 +45,12 @@ LATER_RUNS = 5
 #: How many more times a growth past LIMIT is measured before it is reported.
 CONFIRMATIONS = 1
 TOOLS_PER_PLUGIN = 100
+#: Properties of the one external tool's schema in the small measurement (FACTOR times as many in the large).
+SCHEMA_PROPERTIES = 100
+#: Rounds and later compositions of the schema measurement: one tool's composition is timed, a host
+#: quadratic in its schema pays seconds for each, and fewer timings still hold a linear host's noise.
+SCHEMA_ROUNDS = 3
+SCHEMA_LATER_RUNS = 2
 
 _EXTERNAL_SCHEMA = {
     "type": "object",
@@ -165,11 +175,15 @@ def confirmed_growth(client: HostClient) -> tuple[dict[str, float], list[dict[in
     return best, attempts
 
 
-@pytest.mark.toolconformance("COST-1")
-def test_composition_time_per_tool_does_not_grow_with_the_catalog(toolconformance_host: HostClient) -> None:
+def _skip_in_a_plugin_run() -> None:
     current = kit_settings.active()
     if current.plugins and current.host == kit_settings.DEFAULT_HOST:
         pytest.skip("COST-1 times the host, here the kit's reference host: a plugin run never fails on it")
+
+
+@pytest.mark.toolconformance("COST-1")
+def test_composition_time_per_tool_does_not_grow_with_the_catalog(toolconformance_host: HostClient) -> None:
+    _skip_in_a_plugin_run()
     client = toolconformance_host
     client.require("registration", "composition")
     best, attempts = confirmed_growth(client)
@@ -195,5 +209,91 @@ def test_composition_time_per_tool_does_not_grow_with_the_catalog(toolconformanc
                 "catalogs": f"{SMALL} and {SMALL * FACTOR} tools in plugins of {TOOLS_PER_PLUGIN}, every fifth "
                 f"external; "
                 "best of several compositions each"
+            },
+        )
+
+
+def wide_external(properties: int) -> dict[str, Any]:
+    """A scripted plugin with one external tool whose schema has ``properties`` string properties."""
+    schema = {
+        "type": "object",
+        "properties": {
+            f"filter_{i:05d}": {"type": "string", "description": f"Filter number {i} of the remote search."}
+            for i in range(properties)
+        },
+    }
+    tool = {
+        "name": "mcp__wide__search",
+        "label": "search",
+        "description": "Search a remote source.",
+        "parameters": schema,
+        "handler": [],
+        "options": {"external": True},
+    }
+    return {"name": "cost-wide", "tools": [tool]}
+
+
+def measure_schema_sizes(client: HostClient, sizes: tuple[int, ...]) -> dict[int, tuple[float, float]]:
+    """Per property count, (first, later): the best seconds per property of a session's first
+    composition after the install, and of later ones, in interleaved rounds as :func:`measure`."""
+    plugins = {size: wide_external(size) for size in sizes}
+    clock = clock_for(client)
+    best = {size: [float("inf"), float("inf")] for size in sizes}
+    gc.collect()
+    enabled = gc.isenabled()
+    gc.disable()  # a collection of the whole test process is not the host's composition time
+    try:
+        for _ in range(SCHEMA_ROUNDS):
+            for size in sizes:
+                client.reset()
+                report = client.install(plugins[size])
+                check(
+                    "error" not in report and report.get("accepted") == ["mcp__wide__search"],
+                    f"the external tool with {size} properties installs",
+                    report,
+                )
+                session = client.open(identity={"userId": "cost"})
+                best[size][0] = min(best[size][0], _timed(session.compose, clock))
+                for _ in range(SCHEMA_LATER_RUNS):
+                    best[size][1] = min(best[size][1], _timed(session.compose, clock))
+    finally:
+        if enabled:
+            gc.enable()
+    return {size: (best[size][0] / size, best[size][1] / size) for size in sizes}
+
+
+@pytest.mark.toolconformance("COST-1")
+def test_composition_time_per_property_does_not_grow_with_the_external_schema(
+    toolconformance_host: HostClient,
+) -> None:
+    _skip_in_a_plugin_run()
+    client = toolconformance_host
+    client.require("registration", "composition")
+    sizes = (SCHEMA_PROPERTIES, SCHEMA_PROPERTIES * FACTOR)
+    attempts = [measure_schema_sizes(client, sizes)]
+
+    def growth(which: int) -> float:
+        # The smallest growth over every measurement: a failure must be there each time it is looked at.
+        return min(m[sizes[1]][which] / m[sizes[0]][which] if m[sizes[0]][which] > 0 else 1.0 for m in attempts)
+
+    while any(growth(i) > LIMIT for i in (0, 1)) and len(attempts) <= CONFIRMATIONS:
+        attempts.append(measure_schema_sizes(client, sizes))
+    client.reset()
+    for which, index in (("first", 0), ("later", 1)):
+        check(
+            growth(index) <= LIMIT,
+            f"the {which} composition's time per schema property stays within {LIMIT:g}x from {sizes[0]} to "
+            f"{sizes[1]} properties of one external tool (linear in the external schemas inspected: about 1x; "
+            f"serializing the definition again per property: about {FACTOR}x), in each of {len(attempts)} "
+            "measurements",
+            {
+                "growth": round(growth(index), 2),
+                "measurements": [
+                    {f"us_per_property_at_{size}": round(m[size][index] * 1e6, 3) for size in sizes} for m in attempts
+                ],
+            },
+            {
+                "catalog": f"one external tool with {sizes[0]}, then {sizes[1]} string properties; best of several "
+                "compositions each"
             },
         )

@@ -108,6 +108,25 @@ def _unscoped_twin_refused(client: HostClient, tool: tcs.CatalogTool, spec: JSON
     )
 
 
+def _unclaimed_twin_refused(client: HostClient, tool: tcs.CatalogTool, spec: JSON) -> None:
+    """An internal tool another plugin claims by exact name ran on a Plan turn: if its unclaimed twin
+    (same origin, undeclared, unscoped) is refused, the foreign claim made the difference, which is the
+    ownership rule's subject (RO-3: a plugin cannot classify a tool it does not own), not the plan policy's."""
+    name = "unclaimed_probe"
+    twin_tool = scripted.tool(
+        name, label=name, description="Unclaimed twin.", handler=[], parameters={"type": "object", "properties": {}}
+    )
+    install(client, [scripted.plugin("unclaimed-twin", [twin_tool])], rule="RO-3")
+    twin = client.open(**{**spec, "mode": "plan"}).call(name, {})
+    precondition(
+        not _refused_in_plan(twin),
+        "RO-3",
+        f"another plugin's exact read-only claim to admit nothing: {tool.name} (claimed by a plugin that does "
+        f"not own it) ran on a Plan turn where its unclaimed twin {name} is refused",
+        twin.get("refusal"),
+    )
+
+
 def _classification_holds(session: Session, tool: tcs.CatalogTool, catalog: tcs.Catalog) -> None:
     """An internal tool the Plan turn wrongly ran or refused: if the host's own catalog classifies it
     against its declaration, plan mode followed a wrong classification, which is the declaration
@@ -125,6 +144,45 @@ def _classification_holds(session: Session, tool: tcs.CatalogTool, catalog: tcs.
     )
 
 
+def _plain_named_externals() -> tcs.Catalog:
+    """External tools with plain names, one declared read-only by the wildcard and one by its exact name:
+    a name never implies origin (EXT-2), so PLAN-3 holds for them as for ``mcp__`` names. The catalogs'
+    strategy draws such tools too; this example puts them first, whatever the example budget."""
+    plugin = "plg-00-ns"
+    declared = {"p00_t00": False, "p00_t01": True}
+    docs = [
+        {
+            "name": name,
+            "label": name,
+            "description": f"Tool number {i}: an external tool with a plain name.",
+            "parameters": {"type": "object", "properties": {}},
+            "handler": [{"op": "echo"}],
+            "options": {"external": True},
+        }
+        for i, name in enumerate(declared)
+    ]
+    manifest = {
+        "name": plugin,
+        "provides": {
+            "tools": [*declared, "mcp__*"],
+            "readOnlyTools": [n for n, exact in declared.items() if exact] + ["mcp__*"],
+        },
+    }
+    tools = tuple(
+        tcs.CatalogTool(
+            name=doc["name"],
+            plugin=plugin,
+            external=True,
+            description=doc["description"],
+            parameters=doc["parameters"],
+            declared_read_only=declared[doc["name"]],
+            plugin_wildcard=True,
+        )
+        for doc in docs
+    )
+    return tcs.Catalog(plugins=({"name": plugin, "manifest": manifest, "tools": docs},), tools=tools)
+
+
 def _plan_calls(external: bool) -> Callable[[HostClient], None]:
     def run(client: HostClient) -> None:
         def body(example: tuple[tcs.Catalog, JSON, st.DataObject]) -> None:
@@ -132,6 +190,7 @@ def _plan_calls(external: bool) -> Callable[[HostClient], None]:
             client.reset()
             install(client, catalog.plugins)
             session = client.open(**{**spec, "mode": "plan"})
+            stolen = {name for _, name in catalog.foreign_declarations}
             for tool in catalog.visible_to(spec):
                 if tool.deferred or tool.external is not external:
                     continue
@@ -161,6 +220,8 @@ def _plan_calls(external: bool) -> Callable[[HostClient], None]:
                     )
                     if tool.scoped and not _refused_in_plan(outcome):
                         _unscoped_twin_refused(client, tool, spec)
+                    elif tool.name in stolen and not tool.external and not _refused_in_plan(outcome):
+                        _unclaimed_twin_refused(client, tool, spec)
                     check(
                         _refused_in_plan(outcome),
                         f"{tool.name} is refused by the plan-mode policy with a text result ({why}), its handler "
@@ -176,6 +237,8 @@ def _plan_calls(external: bool) -> Callable[[HostClient], None]:
                 st.data(),
             ),
             origin_checked(client, body),
+            # External calls draw no arguments, so the fixed example needs no data object.
+            examples=[(_plain_named_externals(), {"identity": {"userId": "acct-amber"}}, None)] if external else (),
         )
 
     return run
