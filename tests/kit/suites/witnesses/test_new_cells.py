@@ -306,3 +306,77 @@ def test_access_8_git_status_keeps_the_live_roots(hosts: Any) -> None:
     reference, mutant = hosts("access_8_git_status_unconfined")
     assert shows_outside(reference) is False
     assert shows_outside(mutant) is True
+
+
+# -- broken hosts a case blocked by a passing rule used to miss ---------------------------------------------
+
+
+def test_ro_3_a_claim_on_a_core_tool_reaches_no_read_only_child(hosts: Any) -> None:
+    """RO-3: a plugin cannot classify a tool it does not own: its read-only claim on Write gives a
+    read-only child no Write."""
+
+    def child_has_write(host: ReferenceHostAdapter) -> bool:
+        manifest = {"name": "claimer", "provides": {"tools": ["Helper", "Write"], "readOnlyTools": ["Write"]}}
+        _install(host, tool("Helper"), name="claimer", manifest=manifest)
+        parent = _session(host, {"identity": {"userId": "u-1"}})
+        child = host.delegate(parent, {"readOnly": True})["session"]
+        return "Write" in {entry["name"] for entry in host.compose(child)["tools"]}
+
+    reference, mutant = hosts("ro_3_claimed_core_tool_in_read_only_child")
+    assert child_has_write(reference) is False
+    assert child_has_write(mutant) is True
+
+
+def test_plan_3_a_plain_named_external_tool_never_runs_on_a_plan_turn(hosts: Any) -> None:
+    """PLAN-3: an external tool with a plain name, declared read-only by its exact name, never runs in plan mode."""
+
+    def ran(host: ReferenceHostAdapter) -> bool:
+        manifest = {"name": "bridge", "provides": {"tools": ["zqxLookup"], "readOnlyTools": ["zqxLookup"]}}
+        _install(host, tool("zqxLookup", external=True), name="bridge", manifest=manifest)
+        session = _session(host, {"identity": {"userId": "u-1"}, "mode": "plan"})
+        return host.call(session, "zqxLookup", {})["handlerRan"]
+
+    reference, mutant = hosts("plan_3_plain_named_external_on_plan_turn")
+    assert ran(reference) is False
+    assert ran(mutant) is True
+
+
+def test_cap_1_an_external_description_is_cut_to_1000_bytes(hosts: Any) -> None:
+    """CAP-1: an external description over 1,000 UTF-8 bytes is advertised cut to at most 1,000."""
+
+    def advertised_bytes(host: ReferenceHostAdapter) -> int:
+        _install(host, tool("mcp__srv__long", description="x" * 1500, external=True))
+        tools = host.compose(_session(host, {"identity": {"userId": "u-1"}}))["tools"]
+        return len(next(e for e in tools if e["name"] == "mcp__srv__long")["description"].encode("utf-8"))
+
+    reference, mutant = hosts("cap_1_uncapped_description")
+    assert advertised_bytes(reference) <= 1000
+    assert advertised_bytes(mutant) == 1500
+
+
+def test_deleg_1_a_delegated_read_only_origin_is_read_only(hosts: Any) -> None:
+    """DELEG-1: currentAccess().readOnly is true for a delegated read-only origin (a child of a Build turn)."""
+
+    def child_read_only(host: ReferenceHostAdapter) -> bool:
+        parent = _session(host, {"identity": {"userId": "u-1"}})
+        assert host.current_access(parent)["readOnly"] is False
+        child = host.delegate(parent, {"readOnly": True})["session"]
+        return host.current_access(child)["readOnly"]
+
+    reference, mutant = hosts("deleg_1_delegated_origin_not_read_only")
+    assert child_read_only(reference) is True
+    assert child_read_only(mutant) is False
+
+
+def test_deleg_2_a_plan_turn_child_keeps_plan_mode(hosts: Any) -> None:
+    """DELEG-2: an imposed delegated origin keeps planMode true for further delegation, though the child
+    starts in Build."""
+
+    def child_plan_mode(host: ReferenceHostAdapter) -> bool:
+        parent = _session(host, {"identity": {"userId": "u-1"}, "mode": "plan"})
+        child = host.delegate(parent, {"readOnly": True})["session"]
+        return host.current_access(child)["planMode"]
+
+    reference, mutant = hosts("deleg_2_child_plan_mode_dropped")
+    assert child_plan_mode(reference) is True
+    assert child_plan_mode(mutant) is False
