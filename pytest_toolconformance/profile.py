@@ -16,6 +16,7 @@ import importlib.metadata
 import json
 import math
 import os
+import pickle
 import shutil
 import stat
 import sys
@@ -151,8 +152,15 @@ def seeded(test: T) -> T:
     return hypothesis.seed(options.active().seed)(test)  # type: ignore[no-any-return]
 
 
-def run_property(strategy: st.SearchStrategy[Any], body: Callable[[Any], None], *, cap: int | None = None,
-                 examples: Sequence[Any] = (), share_draws: bool = False, **extra: Any) -> None:
+def run_property(
+    strategy: st.SearchStrategy[Any],
+    body: Callable[[Any], None],
+    *,
+    cap: int | None = None,
+    examples: Sequence[Any] = (),
+    share_draws: bool = False,
+    **extra: Any,
+) -> None:
     """Run ``body`` on examples of ``strategy`` under the kit's profile and seed; a failure is shrunk.
 
     ``examples`` run first, whatever the example budget (Hypothesis' explicit examples).
@@ -211,8 +219,7 @@ _FAILURES: tuple[type[BaseException], ...] = (Exception, SystemExit, GeneratorEx
 
 
 #: The statistics lines of the check running now, and the test item they are shown for.
-_STATISTICS: ContextVar[tuple[pytest.Item, list[str]] | None] = ContextVar("toolconformance_statistics",
-                                                                           default=None)
+_STATISTICS: ContextVar[tuple[pytest.Item, list[str]] | None] = ContextVar("toolconformance_statistics", default=None)
 
 
 @contextlib.contextmanager
@@ -241,12 +248,17 @@ def _label(strategy: st.SearchStrategy[Any]) -> str:
     name = _NAMED.get(strategy)
     if name is None:
         return "the check's own strategy"
-    builder = name.split(":", 1)[0].rsplit(".", 1)[-1]
-    return f"{builder}(schema)"
+    builder, _, schema = name.partition(":")
+    builder = builder.rsplit(".", 1)[-1]
+    return f"{builder}(schema)" if schema else builder  # a schema's strategy, or a strategy of the kit's source
 
 
-def _run_under_hypothesis(strategy: st.SearchStrategy[Any], body: Callable[[Any], None],
-                          settings: hypothesis.settings, examples: Sequence[Any]) -> None:
+def _run_under_hypothesis(
+    strategy: st.SearchStrategy[Any],
+    body: Callable[[Any], None],
+    settings: hypothesis.settings,
+    examples: Sequence[Any],
+) -> None:
     @settings
     @given(strategy)
     def check(value: Any) -> None:
@@ -269,16 +281,19 @@ _KEPT_ENTRIES = 512
 
 def name_strategy(strategy: st.SearchStrategy[T], name: str) -> st.SearchStrategy[T]:
     """Declare that ``name`` says all that ``strategy`` is built from: its builder and that builder's
-    whole input (``call_arguments_for`` and a schema's JSON text, say). Its draws under a seed are
-    then kept across runs in the user's cache, keyed by the name, the seed, the settings, the
-    versions of Python, Hypothesis and jsonschema and the kit's source: what the same generation
-    gives again, so a kept entry changes no case and no verdict."""
+    whole input (``call_arguments_for`` and a schema's JSON text, say), or for a strategy built from
+    the kit's source alone (a host suite's), the dotted name of where it is built. Its draws under a
+    seed are then kept across runs in the user's cache, keyed by the name, the seed, the settings,
+    the versions of Python, Hypothesis and jsonschema and the kit's source: what the same generation
+    gives again, so a kept entry changes no case and no verdict. Never name a strategy built from
+    what a run meets (a host's answers, a user's files) by where it is built."""
     _NAMED[strategy] = name
     return strategy
 
 
-def _draws_of(strategy: st.SearchStrategy[Any], settings: hypothesis.settings,
-              extra: dict[str, Any]) -> tuple[list[Any], str]:
+def _draws_of(
+    strategy: st.SearchStrategy[Any], settings: hypothesis.settings, extra: dict[str, Any]
+) -> tuple[list[Any], str]:
     key = (id(strategy), options.active().seed, settings.max_examples, repr(sorted(extra.items())))
     found = _DRAWN.get(key)
     if found is not None and found[0] is strategy:
@@ -297,14 +312,25 @@ def _draws_of(strategy: st.SearchStrategy[Any], settings: hypothesis.settings,
     return drawn, source
 
 
-def _kept_entry(strategy: st.SearchStrategy[Any], settings: hypothesis.settings,
-                extra: dict[str, Any]) -> tuple[Path, str] | None:
+def _kept_entry(
+    strategy: st.SearchStrategy[Any], settings: hypothesis.settings, extra: dict[str, Any]
+) -> tuple[Path, str] | None:
     name = _NAMED.get(strategy)
     active = options.active()
     if name is None or not _KEPT or not _LOCAL_CONSTANTS_OFF or active.seed_source == "random":
         return None  # (a random seed is never asked for again)
-    key = json.dumps([name, active.seed, repr(settings), repr(sorted(extra.items())), sys.version,
-                      hypothesis.__version__, _version_of("jsonschema"), _kit_source_digest()])
+    key = json.dumps(
+        [
+            name,
+            active.seed,
+            repr(settings),
+            repr(sorted(extra.items())),
+            sys.version,
+            hypothesis.__version__,
+            _version_of("jsonschema"),
+            _kit_source_digest(),
+        ]
+    )
     return _KEPT[0] / (hashlib.sha256(key.encode()).hexdigest() + ".json"), key
 
 
@@ -312,6 +338,8 @@ def _read_kept(entry: tuple[Path, str]) -> list[Any] | None:
     path, key = entry
     try:
         data = json.loads(path.read_text("utf-8"))
+    except FileNotFoundError:
+        data = _read_pickled(path.with_suffix(".pickle"))
     except (OSError, ValueError):
         return None
     if not isinstance(data, dict) or data.get("key") != key or not isinstance(data.get("draws"), list):
@@ -319,18 +347,33 @@ def _read_kept(entry: tuple[Path, str]) -> list[Any] | None:
     return data["draws"]
 
 
+def _read_pickled(path: Path) -> Any:
+    # Draws that JSON would not give back as they were (a strategy's own objects, tuples, NaN). The
+    # folder is this user's alone (mode 0700, checked by _user_cache), so what is unpickled here is
+    # what this user's own runs wrote.
+    try:
+        return pickle.loads(path.read_bytes())
+    except Exception:  # noqa: BLE001 - a damaged or foreign entry is generated again, whatever it raises
+        return None
+
+
 def _keep(entry: tuple[Path, str], drawn: list[Any]) -> None:
     path, key = entry
-    if not _plain_json(drawn):
-        return  # a tuple or a NaN would come back as something else
+    as_json = _plain_json(drawn)
+    if not as_json:
+        path = path.with_suffix(".pickle")  # a tuple or a NaN would come back from JSON as something else
     written = None
     try:
-        with tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=path.parent, suffix=".tmp", delete=False) as f:
+        with tempfile.NamedTemporaryFile("wb", dir=path.parent, suffix=".tmp", delete=False) as f:
             written = f.name
-            json.dump({"key": key, "draws": drawn}, f, allow_nan=False)
+            document = {"key": key, "draws": drawn}
+            if as_json:
+                f.write(json.dumps(document, allow_nan=False).encode("utf-8"))
+            else:
+                pickle.dump(document, f, protocol=pickle.HIGHEST_PROTOCOL)
         os.replace(written, path)  # whole or not at all, for another run reading it now
         written = None
-        entries = sorted(path.parent.glob("*.json"), key=lambda p: p.stat().st_mtime)
+        entries = sorted((*path.parent.glob("*.json"), *path.parent.glob("*.pickle")), key=lambda p: p.stat().st_mtime)
         for old in entries[: max(0, len(entries) - _KEPT_ENTRIES)]:
             old.unlink(missing_ok=True)
     except OSError:

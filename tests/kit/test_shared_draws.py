@@ -56,8 +56,7 @@ def _fresh_draws() -> Any:
 
 def _seen(strategy: Any, *, share: bool, examples: tuple[Any, ...] = ()) -> list[str]:
     seen: list[str] = []
-    profile.run_property(strategy, lambda value: seen.append(json.dumps(value)), examples=examples,
-                         share_draws=share)
+    profile.run_property(strategy, lambda value: seen.append(json.dumps(value)), examples=examples, share_draws=share)
     return seen
 
 
@@ -79,8 +78,11 @@ def test_shared_draws_are_the_values_hypothesis_hands_a_passing_property(schema:
 def test_the_strategy_of_a_schema_is_one_object_for_every_rule() -> None:
     schema = SCHEMAS["mixed, a path"]
     assert call_arguments_for(schema) is call_arguments_for(json.loads(json.dumps(schema)))
-    reordered = {"type": "object", "properties": dict(reversed(list(schema["properties"].items()))),
-                 "required": ["file_path"]}
+    reordered = {
+        "type": "object",
+        "properties": dict(reversed(list(schema["properties"].items()))),
+        "required": ["file_path"],
+    }
     # Another key order generates other values: it is another strategy.
     assert call_arguments_for(reordered) is not call_arguments_for(schema)
 
@@ -165,8 +167,9 @@ COUNTING_PLUGIN = textwrap.dedent('''
 ''')
 
 
-def test_a_check_calls_the_plugin_once_per_distinct_call(pytester: pytest.Pytester,
-                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_check_calls_the_plugin_once_per_distinct_call(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Within a check a call is one observation (made once, recalled on Hypothesis' replays); another
     check calls its own fresh instance of the plugin and observes again."""
     plugin = pytester.path / "counting.py"
@@ -179,8 +182,9 @@ def test_a_check_calls_the_plugin_once_per_distinct_call(pytester: pytest.Pytest
 
     def calls_of(*args: str) -> list[str]:
         log.unlink(missing_ok=True)
-        result = pytester.runpytest_inprocess(f"--toolconformance-plugin={plugin}", "-p", "no:cacheprovider",
-                                              "--toolconformance-allow-unconfined", *args)
+        result = pytester.runpytest_inprocess(
+            f"--toolconformance-plugin={plugin}", "-p", "no:cacheprovider", "--toolconformance-allow-unconfined", *args
+        )
         assert result.ret == 0, result.stdout.str()
         return log.read_text().splitlines()
 
@@ -190,8 +194,9 @@ def test_a_check_calls_the_plugin_once_per_distinct_call(pytester: pytest.Pytest
     repeated = sorted((one.count(c), c) for c in set(one))
     assert repeated and repeated[-1][0] <= 2, f"a call reached the plugin {repeated[-1][0]} times: {repeated[-1][1]}"
     # Every check: the simplest valid call is observed again by each check that makes it.
-    simplest = json.dumps(simplest_arguments({"type": "object", "properties": {"value": {"type": "string"}},
-                                              "required": ["value"]}))
+    simplest = json.dumps(
+        simplest_arguments({"type": "object", "properties": {"value": {"type": "string"}}, "required": ["value"]})
+    )
     every = calls_of()
     assert len(every) > 40 and every.count(simplest) > 2, (len(every), every.count(simplest))
 
@@ -238,6 +243,41 @@ def test_kept_draws_are_the_draws_of_a_run_without_them(kit_run: Path) -> None:
     assert plain == first == kept
 
 
+def test_draws_json_would_change_are_kept_as_they_were(kit_run: Path) -> None:
+    # A host suite's strategy draws tuples and the strategies' own objects: JSON would give back lists
+    # and dicts, so such draws are kept pickled, and the next run reads them back equal and of their type.
+    import pickle
+
+    from hypothesis import strategies as st
+
+    strategy = profile.name_strategy(
+        st.tuples(st.integers(0, 9), st.frozensets(st.text(max_size=3), max_size=2)), "tests.kit.pairs"
+    )
+
+    def seen() -> list[Any]:
+        values: list[Any] = []
+        profile.run_property(strategy, values.append, share_draws=True)
+        return values
+
+    with options.activated(options.Settings(seed=7, max_examples=20)):
+        plain: list[Any] = []
+        profile.run_property(strategy, plain.append)
+        first = seen()
+        assert not list(kit_run.glob("*.json"))
+        (entry,) = kit_run.glob("*.pickle")
+        profile._DRAWN.clear()  # the next run: nothing in memory, the entry on disk
+        kept = seen()
+        data = pickle.loads(entry.read_bytes())
+        entry.write_bytes(pickle.dumps({"key": data["key"], "draws": [(1, frozenset({"planted"}))]}))
+        profile._DRAWN.clear()
+        assert seen() == [(1, frozenset({"planted"}))]
+        entry.write_bytes(b"not a pickle")
+        profile._DRAWN.clear()
+        assert seen() == plain
+    assert plain == first == kept
+    assert all(isinstance(value, tuple) and isinstance(value[1], frozenset) for value in kept)
+
+
 def test_a_damaged_or_foreign_entry_is_generated_again(kit_run: Path) -> None:
     strategy = call_arguments_for(SCHEMAS["one string"])
     with options.activated(options.Settings(seed=7, max_examples=30)):
@@ -275,22 +315,27 @@ def test_draws_are_not_kept_while_local_constants_are_drawn(tmp_path: Path, monk
 
 def test_hypothesis_statistics_say_what_each_check_ran_on(pytester: pytest.Pytester) -> None:
     plugin = PLUGINS / "python" / "conforming.py"
-    result = pytester.runpytest_inprocess(f"--toolconformance-plugin={plugin}", "--hypothesis-show-statistics",
-                                          "-p", "no:cacheprovider")
+    result = pytester.runpytest_inprocess(
+        f"--toolconformance-plugin={plugin}", "--hypothesis-show-statistics", "-p", "no:cacheprovider"
+    )
     assert result.ret == 0, result.stdout.str()
     out = result.stdout.str()
-    section = out[out.index("Hypothesis Statistics"):]
+    section = out[out.index("Hypothesis Statistics") :]
     # The first check generates the valid cases (or reads them kept from an earlier run of the same
     # kit); a later one checks the same ones, calling its own fresh instance of the plugin with them.
-    reg_3 = section[section.index("test_valid_call_result[REG-3-conforming-MyTool]"):]
+    reg_3 = section[section.index("test_valid_call_result[REG-3-conforming-MyTool]") :]
     first = reg_3.splitlines()[2]
     # The simplest valid call goes first, as a fixed case of the property.
-    assert first in tuple(f"  - 50 cases of call_arguments_for(schema) ({how}) and 1 fixed one first"
-                          for how in ("generated in this run", "kept from an earlier run")), first
+    assert first in tuple(
+        f"  - 50 cases of call_arguments_for(schema) ({how}) and 1 fixed one first"
+        for how in ("generated in this run", "kept from an earlier run")
+    ), first
     err_3 = section[section.index("test_transport_fault_thrown[ERR-3-conforming-MyTool]") :]
     assert "50 cases of call_arguments_for(schema) (the cases an earlier check of this run had)" in err_3
-    assert "51 calls of the plugin: 51 made, 0 answered with the record of the same call made earlier in this " \
-           "check" in err_3
+    assert (
+        "51 calls of the plugin: 51 made, 0 answered with the record of the same call made earlier in this "
+        "check" in err_3
+    )
 
 
 def test_no_statistics_unless_asked(pytester: pytest.Pytester) -> None:

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from pytest_toolconformance import strategies as tcs
 from pytest_toolconformance.host.client import HostClient, check
+from pytest_toolconformance.profile import name_strategy
 
 JSON = dict[str, Any]
 # Keys that would carry registration metadata into a provider payload's tool entry (DIAG-3).
@@ -148,9 +149,14 @@ def scope_name(tool: tcs.CatalogTool) -> str:
 
 
 #: A catalog and one or two sessions to compose it in.
-CATALOG_SESSIONS = st.tuples(tcs.catalogs(), st.lists(tcs.session_specs(), min_size=1, max_size=2))
+CATALOG_SESSIONS = name_strategy(
+    st.tuples(tcs.catalogs(), st.lists(tcs.session_specs(), min_size=1, max_size=2)), f"{__name__}.CATALOG_SESSIONS"
+)
 #: A catalog with read-only declarations (short descriptions) and a session to compose it in (RO, PLAN).
-READ_ONLY_SESSIONS = st.tuples(tcs.catalogs(read_only=True, long_descriptions=False), tcs.session_specs())
+READ_ONLY_SESSIONS = name_strategy(
+    st.tuples(tcs.catalogs(read_only=True, long_descriptions=False), tcs.session_specs()),
+    f"{__name__}.READ_ONLY_SESSIONS",
+)
 
 
 def tool_entry(composition: JSON, name: str, key: str = "tools") -> JSON | None:

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from pytest_toolconformance import measures
 from pytest_toolconformance import strategies as tcs
 from pytest_toolconformance.host.client import HostClient, Session, check
-from pytest_toolconformance.profile import run_property
+from pytest_toolconformance.profile import name_strategy, run_property
 from pytest_toolconformance.suites.host.composing import (
     JSON,
     by_name,
@@ -104,12 +104,10 @@ def test_external_descriptions_are_cut_at_1000_bytes_on_a_character_boundary(too
                     scenario,
                 )
 
-    run_property(
-        st.one_of(
-            tcs.descriptions_near(measures.DESCRIPTION_CAP), st.text(alphabet="ab€😀é", min_size=300, max_size=700)
-        ),
-        body,
+    descriptions = st.one_of(
+        tcs.descriptions_near(measures.DESCRIPTION_CAP), st.text(alphabet="ab€😀é", min_size=300, max_size=700)
     )
+    run_property(name_strategy(descriptions, f"{__name__}.descriptions near the cap"), body, share_draws=True)
 
 
 def _is_permissive(parameters: Any) -> tuple[bool, str]:
@@ -197,7 +195,8 @@ def test_external_definitions_over_8000_bytes_get_a_permissive_schema(toolconfor
                     scenario,
                 )
 
-    run_property(tcs.external_definitions_near(measures.DEFINITION_CAP), body)
+    definitions = tcs.external_definitions_near(measures.DEFINITION_CAP)
+    run_property(name_strategy(definitions, f"{__name__}.definitions near the cap"), body, share_draws=True)
 
 
 @st.composite
@@ -260,7 +259,8 @@ def test_internal_tools_are_never_capped(toolconformance_host: HostClient) -> No
                 scenario,
             )
 
-    run_property(_big_internal_tools(), origin_checked(client, body))
+    tools = name_strategy(_big_internal_tools(), f"{__name__}._big_internal_tools")
+    run_property(tools, origin_checked(client, body), share_draws=True)
 
 
 @st.composite
@@ -310,4 +310,4 @@ def test_external_arguments_reach_the_owner_as_sent(toolconformance_host: HostCl
             scenario,
         )
 
-    run_property(_external_calls(), body)
+    run_property(name_strategy(_external_calls(), f"{__name__}._external_calls"), body, share_draws=True)

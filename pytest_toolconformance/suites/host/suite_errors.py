@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from pytest_toolconformance.host.client import HostClient, check
 from pytest_toolconformance.host.scripted import flat_schema, plugin, tool
-from pytest_toolconformance.profile import run_property
+from pytest_toolconformance.profile import name_strategy, run_property
 
 # -- ERR-1: the session goes on -----------------------------------------------------------------------
 FAULTY = plugin(
@@ -85,4 +85,4 @@ def test_err1_session_survives_any_sequence_of_throws(toolconformance_host: Host
             scenario,
         )
 
-    run_property(sequence, body, cap=25)
+    run_property(name_strategy(sequence, f"{__name__}.throw sequences"), body, cap=25, share_draws=True)

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from pytest_toolconformance.host.client import HostClient, check
 from pytest_toolconformance.host.contract import JSON
 from pytest_toolconformance.host.scripted import plugin, tool
-from pytest_toolconformance.profile import run_property
+from pytest_toolconformance.profile import name_strategy, run_property
 
 # -- GRANT-1: the live policy decides every call ------------------------------------------------------
 _policy_state = st.fixed_dictionaries(
@@ -60,4 +60,4 @@ def test_grant1_live_policy_decides_each_call(toolconformance_host: HostClient) 
                     scenario,
                 )
 
-    run_property(_grant_steps, body, cap=25)
+    run_property(name_strategy(_grant_steps, f"{__name__}._grant_steps"), body, cap=25, share_draws=True)

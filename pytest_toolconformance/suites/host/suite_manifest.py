@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from pytest_toolconformance.host.client import HostClient, check
 from pytest_toolconformance.host.contract import JSON
 from pytest_toolconformance.host.scripted import plugin, tool
-from pytest_toolconformance.profile import run_property
+from pytest_toolconformance.profile import name_strategy, run_property
 from pytest_toolconformance.suites.host.composing import tool_entry as _tool_entry
 from pytest_toolconformance.suites.host.generated import AUDIT_NAMES
 from pytest_toolconformance.suites.host.generated import audit_plugin as _audit_plugin
@@ -57,7 +57,7 @@ def test_manifest1_shown_exactly_where_show_output_matches(toolconformance_host:
                 {"plugins": [doc], "call": name},
             )
 
-    run_property(_pattern, body, cap=25)
+    run_property(name_strategy(_pattern, f"{__name__}._pattern"), body, cap=25, share_draws=True)
 
 
 @pytest.mark.toolconformance("MANIFEST-2")
@@ -96,7 +96,7 @@ def test_manifest2_defers_whatever_the_session_size(toolconformance_host: HostCl
             {**scenario, "deferral": {"enabled": False}},
         )
 
-    run_property(sizes, body, cap=15)
+    run_property(name_strategy(sizes, f"{__name__}.session sizes"), body, cap=15, share_draws=True)
 
 
 # -- MANIFEST-3: generated provides.tools against registrations ---------------------------------------
@@ -176,4 +176,4 @@ def test_manifest3_findings_are_listed_xor_registered(toolconformance_host: Host
             {"plugins": [doc]},
         )
 
-    run_property(_audit_case, body, cap=25)
+    run_property(name_strategy(_audit_case, f"{__name__}._audit_case"), body, cap=25, share_draws=True)

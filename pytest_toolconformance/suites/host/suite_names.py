@@ -12,7 +12,7 @@ from pytest_toolconformance.host.client import HostClient, check
 from pytest_toolconformance.host.contract import JSON
 from pytest_toolconformance.host.errors import HostProtocolError
 from pytest_toolconformance.host.scripted import plugin, tool
-from pytest_toolconformance.profile import run_property
+from pytest_toolconformance.profile import name_strategy, run_property
 from pytest_toolconformance.suites.host.generated import JSON_VALUES
 
 # -- NAME-7: generated nested arguments, mutated in place --------------------------------------------
@@ -90,4 +90,4 @@ def test_name7_nested_mutations_never_reach_journal(toolconformance_host: HostCl
                     "this check needs a host that runs scripted plugins as docs/adapter-contract.md says"
                 )
 
-    run_property(_args, body, cap=30)
+    run_property(name_strategy(_args, f"{__name__}._args"), body, cap=30, share_draws=True)

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from pytest_toolconformance import strategies as tcs
 from pytest_toolconformance.findings import bound_rule
 from pytest_toolconformance.host.client import HostClient, check
-from pytest_toolconformance.profile import run_property
+from pytest_toolconformance.profile import name_strategy, run_property
 from pytest_toolconformance.suites.host.composing import JSON, by_name, install
 from pytest_toolconformance.suites.host.composing import READ_ONLY_SESSIONS as _RO_SESSIONS
 from pytest_toolconformance.suites.host.preconditions import origin_checked, precondition
@@ -67,7 +67,7 @@ def _classification_property(
             {"plugins": list(catalog.plugins), "session": spec, "then": "compose: the catalog's readOnly"},
         )
 
-    run_property(sessions, origin_checked(client, body) if origin_checked_too else body)
+    run_property(sessions, origin_checked(client, body) if origin_checked_too else body, share_draws=True)
 
 
 @pytest.mark.toolconformance("RO-1")
@@ -129,7 +129,10 @@ def test_foreign_read_only_declarations_classify_nothing(toolconformance_host: H
     _classification_property(
         toolconformance_host,
         judge,
-        sessions=_RO_SESSIONS.filter(lambda ex: bool(ex[0].foreign_declarations)),
+        sessions=name_strategy(
+            _RO_SESSIONS.filter(lambda ex: bool(ex[0].foreign_declarations)),
+            f"{__name__}.READ_ONLY_SESSIONS with foreign declarations",
+        ),
         origin_checked_too=False,
     )
 
@@ -184,4 +187,4 @@ def test_read_only_children_receive_exactly_the_read_only_set(toolconformance_ho
             scenario,
         )
 
-    run_property(_RO_SESSIONS, body)
+    run_property(_RO_SESSIONS, body, share_draws=True)

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from pytest_toolconformance import measures
 from pytest_toolconformance import strategies as tcs
 from pytest_toolconformance.host.client import HostClient, check
-from pytest_toolconformance.profile import run_property
+from pytest_toolconformance.profile import name_strategy, run_property
 from pytest_toolconformance.suites.host.composing import (
     CATALOG_SESSIONS,
     EXCLUDED_FROM_REASON,
@@ -62,7 +62,7 @@ def test_every_internal_tool_gains_an_optional_reason(toolconformance_host: Host
                     scenario,
                 )
 
-    run_property(CATALOG_SESSIONS, origin_checked(client, body))
+    run_property(CATALOG_SESSIONS, origin_checked(client, body), share_draws=True)
 
 
 @pytest.mark.toolconformance("REASON-2")
@@ -82,7 +82,7 @@ def test_bash_and_toolsearch_never_gain_reason(toolconformance_host: HostClient)
                         scenario,
                     )
 
-    run_property(CATALOG_SESSIONS, body)
+    run_property(CATALOG_SESSIONS, body, share_draws=True)
 
 
 @pytest.mark.toolconformance("REASON-3")
@@ -107,7 +107,7 @@ def test_external_schemas_are_never_reconstructed(toolconformance_host: HostClie
                     scenario,
                 )
 
-    run_property(CATALOG_SESSIONS, body)
+    run_property(CATALOG_SESSIONS, body, share_draws=True)
 
 
 @st.composite
@@ -155,4 +155,6 @@ def test_reason_is_consumed_before_the_handler(toolconformance_host: HostClient)
                 scenario,
             )
 
-    run_property(_reason_calls(), origin_checked(client, body))
+    run_property(
+        name_strategy(_reason_calls(), f"{__name__}._reason_calls"), origin_checked(client, body), share_draws=True
+    )

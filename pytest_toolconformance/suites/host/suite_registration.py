@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from pytest_toolconformance.host.client import HostClient, check
 from pytest_toolconformance.host.contract import JSON
 from pytest_toolconformance.host.scripted import flat_schema, plugin, tool
-from pytest_toolconformance.profile import run_property
+from pytest_toolconformance.profile import name_strategy, run_property
 from pytest_toolconformance.suites.host.generated import AUDIT_NAMES, JSON_SCALARS, JSON_VALUES
 from pytest_toolconformance.suites.host.generated import audit_plugin as _audit_plugin
 from pytest_toolconformance.suites.host.preconditions import origin_precondition, precondition
@@ -205,7 +205,7 @@ def test_reg4_generated_details_never_reach_model(toolconformance_host: HostClie
             {"plugins": [doc], "calls": ["Quiet", "Loud", "mcp__v__ext", "Failing"], "then": "compose"},
         )
 
-    run_property(_details(), body, cap=20)
+    run_property(name_strategy(_details(), f"{__name__}._details"), body, cap=20, share_draws=True)
 
 
 # -- REG-5: generated manifests against registrations ------------------------------------------------
@@ -237,4 +237,4 @@ def test_reg5_catalog_gains_exactly_the_registrations(toolconformance_host: Host
             {"plugins": [doc]},
         )
 
-    run_property(_manifest_case, body, cap=25)
+    run_property(name_strategy(_manifest_case, f"{__name__}._manifest_case"), body, cap=25, share_draws=True)

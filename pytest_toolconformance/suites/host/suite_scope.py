@@ -49,7 +49,7 @@ def test_scoped_tools_reach_the_sessions_of_their_scope(toolconformance_host: Ho
                         scenario,
                     )
 
-    run_property(CATALOG_SESSIONS, body)
+    run_property(CATALOG_SESSIONS, body, share_draws=True)
 
 
 @pytest.mark.toolconformance("SCOPE-2")
@@ -102,4 +102,4 @@ def test_out_of_scope_tools_are_absent_not_refused(toolconformance_host: HostCli
                     scenario,
                 )
 
-    run_property(CATALOG_SESSIONS, body)
+    run_property(CATALOG_SESSIONS, body, share_draws=True)
