@@ -68,7 +68,7 @@ def test_plan_turns_advertise_the_build_tool_list(toolconformance_host: HostClie
             scenario,
         )
 
-    run_property(_RO_SESSIONS, body)
+    run_property(_RO_SESSIONS, body, share_draws=True)
 
 
 def _refused_in_plan(outcome: Mapping[str, Any]) -> bool:
