@@ -48,12 +48,23 @@ def _flat_view(schema: Any) -> dict[str, Any]:
     if not isinstance(schema, dict):
         return {}
     merged = dict(properties(schema))
+    needed = set(_required(schema))
     for key in ("anyOf", "oneOf", "allOf"):
-        for branch in schema.get(key) or []:
-            if isinstance(branch, dict):
-                for name, prop in properties(branch).items():
-                    merged.setdefault(name, prop)
-    return {"type": "object", "properties": merged}
+        branches = [b for b in schema.get(key) or [] if isinstance(b, dict)]
+        for branch in branches:
+            for name, prop in properties(branch).items():
+                merged.setdefault(name, prop)
+        # A name every branch requires is required whichever branch a call takes (allOf: any branch's).
+        each = [set(_required(b)) for b in branches]
+        if each:
+            needed |= set.union(*each) if key == "allOf" else set.intersection(*each)
+    # Which names are required tells a tool's target from a side file (NAME-1 against NAME-3's reading).
+    return {"type": "object", "properties": merged, "required": sorted(needed)}
+
+
+def _required(schema: dict[str, Any]) -> list[str]:
+    names = schema.get("required")
+    return [n for n in names if isinstance(n, str)] if isinstance(names, list) else []
 
 
 @for_each_tool(NAME_RULES, select=lambda tool: True)

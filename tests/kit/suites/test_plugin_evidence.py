@@ -3,8 +3,9 @@
 Each subject in tests/subjects/plugins/js/unseen_* shows one way the kit misjudged plugins it had
 never seen: an answer whose words read as a refusal (SCHEMA-4), independent filters read as
 alternatives (SCHEMA-3), answers that differ per call (SCHEMA-4, NAME-6), a throw only a bad call
-gets (ERR-2), a stale name in place of an optional target selector (NAME-6), and a pi extension's
-transport failure thrown without a tag its host does not offer (ERR-4). Each broken one fails its
+gets (ERR-2), a stale name in place of an optional target selector (NAME-6), a pi extension's
+transport failure thrown without a tag its host does not offer (ERR-4), and file targets only the
+tool's own words or the schema's `required` tell apart (NAME-1). Each broken one fails its
 rule and only it; each conforming twin stays green. Every run gets one example per property: the
 verdicts must not depend on the budget.
 """
@@ -144,3 +145,13 @@ def test_advice_never_offers_a_module_the_host_lacks(pytester: pytest.Pytester, 
     assert finding.rules == [rule], run.describe()
     fix = next(line for line in finding.message.splitlines() if line.lstrip().startswith("fix:"))
     assert ("elowen-plugin-shared/transport" in fix) == offers_module, fix
+
+
+def test_a_path_is_a_file_target_by_the_tools_words_and_its_need(pytester: pytest.Pytester,
+                                                                  node_ready: str) -> None:
+    """A `relPath` of a tool that reads "a specific note file", a required `out` the tool writes: both NAME-1;
+    the listing tool's `path` of a folder is its scope, not a file target, though it lists "note files"."""
+    run = _run(pytester, "unseen_path_named_for_its_source")
+    assert {(t, r) for t, r in _failed(run) if r.startswith("NAME")} == {("NoteGet", "NAME-1"),
+                                                                         ("ExportNotes", "NAME-1")}, run.describe()
+    assert ("NoteList", "NAME-1") in _passed(run) and ("NoteList", "NAME-2") in _passed(run), run.describe()
