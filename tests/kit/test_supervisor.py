@@ -213,3 +213,24 @@ def test_a_tail_leaves_out_unshares_words_about_the_kits_kill_however_they_were_
     ):
         tail.add(chunk)
     assert tail.text() == "Error: Cannot find module 'x'\nthe plugin's last line\n"
+
+
+def test_the_process_layer_and_its_clients_import_only_downward() -> None:
+    """The supervisor knows a sandbox by its type alone, confinement nothing of the kit, and neither
+    protocol client nor its connection reaches back up to the package face (``import pytest_toolconformance``)."""
+    from tests.kit.test_import_cycles import PACKAGES, REPO, import_graph, modules_under
+
+    graph = import_graph(modules_under(REPO, PACKAGES))
+    assert graph["pytest_toolconformance.supervisor"] <= {"pytest_toolconformance.confinement"}
+    assert not {t for t in graph["pytest_toolconformance.confinement"] if t.startswith("pytest_toolconformance")}
+    for side in (
+        "pytest_toolconformance.host.wire.client",
+        "pytest_toolconformance.host.wire.connection",
+        "pytest_toolconformance.plugins.loaders.bridged",
+        "pytest_toolconformance.plugins.loaders.bridge_connection",
+        "pytest_toolconformance.plugins.loaders.bridge_notes",
+    ):
+        assert "pytest_toolconformance" not in graph[side], side
+    # Each client's process is the supervisor's, through its connection.
+    for connection in ("host.wire.connection", "plugins.loaders.bridge_connection"):
+        assert "pytest_toolconformance.supervisor" in graph[f"pytest_toolconformance.{connection}"], connection
