@@ -78,11 +78,25 @@ def test_ctrl_c_during_a_plugin_call_stops_the_run(tool: str, namespaces: str, t
         env[confinement.NO_NAMESPACES_ENV] = "1"
     report = tmp_path / "report.json"
     run = subprocess.Popen(
-        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--toolconformance",
-         f"--toolconformance-plugin={PLUGIN}", f"--toolconformance-timeout={CALL_TIMEOUT}",
-         f"--toolconformance-report={report}", "-x", str(PLUGIN_SUITES_DIR),
-         *(["--toolconformance-allow-unconfined"] if namespaces == "forced off" else [])],
-        cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-p",
+            "no:cacheprovider",
+            "--toolconformance",
+            f"--toolconformance-plugin={PLUGIN}",
+            f"--toolconformance-timeout={CALL_TIMEOUT}",
+            f"--toolconformance-report={report}",
+            "-x",
+            str(PLUGIN_SUITES_DIR),
+            *(["--toolconformance-allow-unconfined"] if namespaces == "forced off" else []),
+        ],
+        cwd=tmp_path,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
         start_new_session=True,  # its own foreground group, as in a terminal
     )
     try:

@@ -243,8 +243,10 @@ def test_pi_stand_in_exports_every_name_of_the_pinned_pi(tmp_path: Path) -> None
     """The stand-in exports every name of the real pi 1.6.0, none undefined."""
     if not NODE_22.is_file() or not REAL_PI.is_dir():
         pytest.skip("needs the pi corpus: run `npm ci --prefix tests`")
-    listing = ("const m = await import(process.argv[1]); "
-               "console.log(JSON.stringify(Object.keys(m).filter(k => m[k] !== undefined).sort()))")
+    listing = (
+        "const m = await import(process.argv[1]); "
+        "console.log(JSON.stringify(Object.keys(m).filter(k => m[k] !== undefined).sort()))"
+    )
     real = subprocess.run(
         [str(NODE_22), "--input-type=module", "-e", listing, (REAL_PI / "dist" / "index.js").as_uri()],
         capture_output=True,
@@ -338,8 +340,10 @@ def test_load_phases_are_bounded_apart(plugins, tmp_path: Path) -> None:
     """A slow import is bounded by the import bound, a hanging register by the register bound; the
     timeout names the phase."""
     slow = tmp_path / "slow_import.mjs"
-    slow.write_text(f"await new Promise((r) => setTimeout(r, {HANG_TIMEOUT * 1000 + 1000:.0f}));\n"
-                    "export function register(ctx) {}\n")
+    slow.write_text(
+        f"await new Promise((r) => setTimeout(r, {HANG_TIMEOUT * 1000 + 1000:.0f}));\n"
+        "export function register(ctx) {}\n"
+    )
     plugin = plugins(slow, timeout=HANG_TIMEOUT, import_timeout=4 * HANG_TIMEOUT)
     registered(plugin)  # an import 1 s longer than the register bound is within the import bound
     hang = tmp_path / "hang_register.mjs"
@@ -466,8 +470,10 @@ def test_syntax_error_and_missing_module_name_the_entry(plugins, tmp_path: Path)
 
 
 def test_json_parse_at_import_is_told_as_the_codes_throw_not_a_syntax_error(plugins, tmp_path: Path) -> None:
-    entry = write_plugin(tmp_path / "reads_config",
-                         "const config = JSON.parse('{\"name\": \"notes\", }');\nexport function register() {}\n")
+    entry = write_plugin(
+        tmp_path / "reads_config",
+        'const config = JSON.parse(\'{"name": "notes", }\');\nexport function register() {}\n',
+    )
     with pytest.raises(PluginLoadError) as info:
         registered(plugins(entry))
     message = str(info.value)
@@ -638,8 +644,12 @@ def test_the_fault_origin_answers_5xx_and_resets_and_nothing_else_gets_through(p
         return probe.execute("c", {"url": url})["details"]
 
     answer = probed("http://origin.toolconformance.invalid/status/503")
-    assert answer["byFetch"] == {"status": 503, "ok": False, "url": "http://origin.toolconformance.invalid/status/503",
-                                 "body": "503 Service Unavailable (the toolconformance fault origin)"}
+    assert answer["byFetch"] == {
+        "status": 503,
+        "ok": False,
+        "url": "http://origin.toolconformance.invalid/status/503",
+        "body": "503 Service Unavailable (the toolconformance fault origin)",
+    }
     assert answer["byHttp"] == answer["byNamedImport"] == {"status": 503}
     assert plugin.last_network_attempts == ["fetch", "origin.toolconformance.invalid answered 503", "http"]
 
@@ -848,9 +858,13 @@ def test_a_fresh_instance_starts_from_the_plugins_initial_state(plugins, tmp_pat
         entry = _counting(tmp_path / "ts", "index.ts", COUNTER_TS)
         (entry.parent / "counter.ts").write_text("let n = 0;\nexport const next = (): number => ++n;\n")
     else:
-        entry = write_plugin(tmp_path / "esm", COUNTER_TS.replace('import { next } from "./counter.ts";',
-                                                                   "let n = 0;\nconst next = () => ++n;")
-                             .replace(": { registerTool: (tool: unknown) => void }): void", ")"), "index.mjs")
+        entry = write_plugin(
+            tmp_path / "esm",
+            COUNTER_TS.replace('import { next } from "./counter.ts";', "let n = 0;\nconst next = () => ++n;").replace(
+                ": { registerTool: (tool: unknown) => void }): void", ")"
+            ),
+            "index.mjs",
+        )
         (entry.parent / "node_modules").symlink_to(NODE_MODULES)
     plugin = plugins(entry)
     ctx = registered(plugin)
@@ -868,7 +882,8 @@ def test_a_plugin_whose_second_instance_differs_gets_a_new_process(plugins, tmp_
     tools: the kit starts a new process for it instead, this time and the next."""
     guarded = COUNTER_TS.replace('import { next } from "./counter.ts";', "let n = 0;\nconst next = () => ++n;").replace(
         ": { registerTool: (tool: unknown) => void }): void {",
-        ") {\n  if (globalThis.__countLoaded) return;\n  globalThis.__countLoaded = true;")
+        ") {\n  if (globalThis.__countLoaded) return;\n  globalThis.__countLoaded = true;",
+    )
     entry = write_plugin(tmp_path / "guarded", guarded, "index.mjs")
     (entry.parent / "node_modules").symlink_to(NODE_MODULES)
     plugin = plugins(entry)
@@ -970,8 +985,10 @@ def test_a_module_the_sandbox_hides_is_said_hidden_not_missing(plugins, tmp_path
     )
     with pytest.raises(PluginLoadError) as info:
         registered(plugins(package / "index.mjs"))
-    assert f"it imports {tmp_path / 'lib' / 'helper.mjs'}, which exists but lies outside the plugin's package " \
+    assert (
+        f"it imports {tmp_path / 'lib' / 'helper.mjs'}, which exists but lies outside the plugin's package "
         f"({package})" in str(info.value)
+    )
 
 
 KEEPS_STATE = """
@@ -1019,7 +1036,7 @@ def _monorepo(root: Path, marker: str) -> Path:
     """A repository of two packages and a shared lib beside them, as a monorepo keeps it; the
     extension (packages/ext) imports ../../lib/format.mjs. Returns its entry."""
     (root / "lib").mkdir(parents=True)
-    (root / "lib" / "format.mjs").write_text('export const format = (text) => `[${text}]`;\n')
+    (root / "lib" / "format.mjs").write_text("export const format = (text) => `[${text}]`;\n")
     (root / "package.json").write_text('{"name": "monorepo", "private": true, "workspaces": ["packages/*"]}')
     (root / "node_modules").symlink_to(NODE_MODULES)
     (root / ".env").write_text(f"API_KEY={marker}\n")

@@ -125,8 +125,16 @@ class Targets:
 
     @property
     def env(self) -> dict[str, str]:
-        names = ("ATTACK_PORT", "ATTACK_UDP_PORT", "ATTACK_OUTSIDE", "ATTACK_TOKEN", "ATTACK_PYTHON", "ATTACK_HOME",
-                 "ATTACK_UNIX", "ATTACK_ELSEWHERE")
+        names = (
+            "ATTACK_PORT",
+            "ATTACK_UDP_PORT",
+            "ATTACK_OUTSIDE",
+            "ATTACK_TOKEN",
+            "ATTACK_PYTHON",
+            "ATTACK_HOME",
+            "ATTACK_UNIX",
+            "ATTACK_ELSEWHERE",
+        )
         return {
             "HOME": str(self.home),
             "ATTACK_HOME": str(self.home),
@@ -180,8 +188,10 @@ class Targets:
         udp.sendto(probe.encode(), self.udp.getsockname())
         udp.close()
         with self._lock:
-            self._lock.wait_for(lambda: probe in self.tcp_seen and f"{probe}-unix" in self.tcp_seen
-                                and probe.encode() in self.udp_seen, timeout=10)
+            self._lock.wait_for(
+                lambda: probe in self.tcp_seen and f"{probe}-unix" in self.tcp_seen and probe.encode() in self.udp_seen,
+                timeout=10,
+            )
             tcp = [seen for seen in self.tcp_seen if not seen.startswith("probe-")]
             datagrams = [seen for seen in self.udp_seen if not seen.startswith(b"probe-")]
             self.tcp_seen.clear()
@@ -226,8 +236,9 @@ def targets(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Targets]:
     unix.listen(16)
     home = tmp_path_factory.mktemp("home")
     elsewhere = tmp_path_factory.mktemp("elsewhere")
-    found = Targets(tmp_path_factory.mktemp("outside"), secrets.token_hex(8), secrets.token_hex(12), home, elsewhere,
-                    tcp, udp, unix)
+    found = Targets(
+        tmp_path_factory.mktemp("outside"), secrets.token_hex(8), secrets.token_hex(12), home, elsewhere, tcp, udp, unix
+    )
     (elsewhere / "notes.txt").write_text(f"notes {found.secret}\n")
     for place in (".ssh/id_ed25519", ".npmrc", ".aws/credentials"):
         (home / place).parent.mkdir(parents=True, exist_ok=True)
@@ -254,8 +265,10 @@ def routes(targets: Targets) -> Iterator[NodePlugin]:
 def _confined_here(kind: str) -> None:
     found = confinement.current()
     if kind in ("network-child", "disk", "secret-file", "socket") and not found.isolated:
-        pytest.skip(f"no namespaces here ({found.reason}): this route is open, as the report header says "
-                    "and docs/access-model.md lists")
+        pytest.skip(
+            f"no namespaces here ({found.reason}): this route is open, as the report header says "
+            "and docs/access-model.md lists"
+        )
 
 
 def test_the_table_is_the_plugin(routes: NodePlugin) -> None:
@@ -373,8 +386,11 @@ def test_a_kit_run_of_the_attack_plugins_finishes_confined(tmp_path: Path, targe
     messages = " ".join(m for rule in report["rules"] for m in rule["messages"])
     assert "it reached for net" in messages and "it reached for fetch" in messages
     assert "it reached for connect:('127.0.0.1'" in messages  # the Python plugin's socket, refused in its process
-    assert set(report["run"]["sandbox"]["plugins"]) == {str(ROUTES_PLUGIN.parent), str(REGISTER_PLUGIN.parent),
-                                                        str(PYTHON_ROUTES_PLUGIN)}
+    assert set(report["run"]["sandbox"]["plugins"]) == {
+        str(ROUTES_PLUGIN.parent),
+        str(REGISTER_PLUGIN.parent),
+        str(PYTHON_ROUTES_PLUGIN),
+    }
     tcp, datagrams = targets.settled()
     assert (tcp, datagrams) == ([], [])
     assert targets.written_outside() == []
@@ -387,8 +403,9 @@ def test_a_kit_run_of_the_attack_plugins_finishes_confined(tmp_path: Path, targe
 
 
 def test_without_namespaces_the_header_and_report_say_so(tmp_path: Path, targets: Targets) -> None:
-    out, report = _run_kit(tmp_path, targets, "-k", "REG-1", "--toolconformance-allow-unconfined",
-                           env={confinement.NO_NAMESPACES_ENV: "1"})
+    out, report = _run_kit(
+        tmp_path, targets, "-k", "REG-1", "--toolconformance-allow-unconfined", env={confinement.NO_NAMESPACES_ENV: "1"}
+    )
     assert f"(each plugin in a process of its own): network: {confinement.NETWORK_GUARD_ONLY}" in out
     assert "no namespaces because TOOLCONFORMANCE_NO_NAMESPACES is set" in out
     assert report["run"]["sandbox"]["network"] == confinement.NETWORK_GUARD_ONLY
@@ -440,14 +457,48 @@ def _open_routes(plugin: BridgedPlugin, table: dict[str, str], targets: Targets)
 #: What stays open where namespaces are forced off (docs/access-model.md § 13 lists the same):
 #: the guard holds the plugin's own network calls; reads, writes, sockets and children do as they like.
 OPEN_WITHOUT_NAMESPACES = {
-    "js": ["ExecSyncCurl", "ShellCurl", "SpawnNodeSocket", "ChildFetchUndici", "ChildWebSocket", "PythonSocket",
-           "ShPythonSocket", "BashDevTcp", "WorkerSocket", "TcpWrapBinding", "VmEscapeTcpWrap", "WriteOutside",
-           "WriteOutsideFromChild", "WriteOutsideFromWorker", "WriteThroughProcSelfFd", "WriteThroughSymlink",
-           "RenameIntoOutside", "MkdirOutside", "WriteSystemTmp", "ReadSshKey", "ReadNpmrcToken",
-           "ChildCatsAwsCredentials", "ReadOutside", "ChildCatsOutside", "SetsidEnvlessChild"],
-    "python": ["CtypesConnect", "UdpSend", "ChildPythonSocket", "ChildCurl", "UnixSocket", "WriteOutside",
-               "WriteOutsideFromChild", "WriteSystemTmp", "ReadSshKey", "ChildCatsAwsCredentials", "ReadOutside",
-               "ChildCatsOutside", "SetsidEnvlessChild"],
+    "js": [
+        "ExecSyncCurl",
+        "ShellCurl",
+        "SpawnNodeSocket",
+        "ChildFetchUndici",
+        "ChildWebSocket",
+        "PythonSocket",
+        "ShPythonSocket",
+        "BashDevTcp",
+        "WorkerSocket",
+        "TcpWrapBinding",
+        "VmEscapeTcpWrap",
+        "WriteOutside",
+        "WriteOutsideFromChild",
+        "WriteOutsideFromWorker",
+        "WriteThroughProcSelfFd",
+        "WriteThroughSymlink",
+        "RenameIntoOutside",
+        "MkdirOutside",
+        "WriteSystemTmp",
+        "ReadSshKey",
+        "ReadNpmrcToken",
+        "ChildCatsAwsCredentials",
+        "ReadOutside",
+        "ChildCatsOutside",
+        "SetsidEnvlessChild",
+    ],
+    "python": [
+        "CtypesConnect",
+        "UdpSend",
+        "ChildPythonSocket",
+        "ChildCurl",
+        "UnixSocket",
+        "WriteOutside",
+        "WriteOutsideFromChild",
+        "WriteSystemTmp",
+        "ReadSshKey",
+        "ChildCatsAwsCredentials",
+        "ReadOutside",
+        "ChildCatsOutside",
+        "SetsidEnvlessChild",
+    ],
 }
 
 
@@ -462,7 +513,7 @@ def test_without_namespaces_the_open_routes_are_the_listed_ones(
     assert found == OPEN_WITHOUT_NAMESPACES, json.dumps(found)
 
 
-READER = '''
+READER = """
 from pathlib import Path
 from helper import SIBLING
 from reference_host import define_tool, text_result
@@ -492,7 +543,7 @@ def register(ctx):
     for name, execute in (("ReadRepository", read), ("ImportFromRepository", imports)):
         ctx.register_tool(define_tool(name=name, label=name, description=SIBLING, parameters={"type": "object"},
                                       execute=execute))
-'''
+"""
 
 
 def test_a_python_plugin_sees_its_folder_not_the_repository_on_sys_path(

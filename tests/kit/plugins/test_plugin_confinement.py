@@ -21,8 +21,9 @@ def ci_run(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytest
     return pytester
 
 
-def test_in_ci_a_plugin_that_cannot_be_confined_is_an_error(ci_run: pytest.Pytester,
-                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+def test_in_ci_a_plugin_that_cannot_be_confined_is_an_error(
+    ci_run: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv(confinement.NO_NAMESPACES_ENV, "1")
     result = ci_run.runpytest_subprocess(f"--toolconformance-plugin={PLUGIN}", "-p", "no:cacheprovider")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
@@ -32,18 +33,26 @@ def test_in_ci_a_plugin_that_cannot_be_confined_is_an_error(ci_run: pytest.Pytes
     assert "passed" not in result.stdout.str()  # nothing ran
 
 
-def test_allowed_the_run_goes_on_and_says_it_ran_unconfined(ci_run: pytest.Pytester,
-                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+def test_allowed_the_run_goes_on_and_says_it_ran_unconfined(
+    ci_run: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv(confinement.NO_NAMESPACES_ENV, "1")
     report = ci_run.path / "report.json"
-    result = ci_run.runpytest_subprocess(f"--toolconformance-plugin={PLUGIN}", "--toolconformance-allow-unconfined",
-                                         f"--toolconformance-report={report}", "-p", "no:cacheprovider")
+    result = ci_run.runpytest_subprocess(
+        f"--toolconformance-plugin={PLUGIN}",
+        "--toolconformance-allow-unconfined",
+        f"--toolconformance-report={report}",
+        "-p",
+        "no:cacheprovider",
+    )
     assert result.ret == 0, result.stdout.str()
-    result.stdout.fnmatch_lines([
-        "conforming (*conforming.py): python plugin, 1 tool(s) installed; sandbox: no namespaces (scrubbed "
-        "environment only)",
-        "toolconformance: 1 plugin(s) ran unconfined here (conforming): *",
-    ])
+    result.stdout.fnmatch_lines(
+        [
+            "conforming (*conforming.py): python plugin, 1 tool(s) installed; sandbox: no namespaces (scrubbed "
+            "environment only)",
+            "toolconformance: 1 plugin(s) ran unconfined here (conforming): *",
+        ]
+    )
     plugins = json.loads(report.read_text())["run"]["sandbox"]["plugins"]
     assert plugins == {str(PLUGIN): plugins[str(PLUGIN)]}
     assert plugins[str(PLUGIN)].startswith("its own process without namespaces (TOOLCONFORMANCE_NO_NAMESPACES is set)")
@@ -54,26 +63,37 @@ def test_confined_plugins_run_in_ci_and_the_report_says_how(ci_run: pytest.Pytes
         pytest.skip(f"no namespaces here ({confinement.current().reason})")
     report = ci_run.path / "report.json"
     js = PLUGINS / "js" / "conforming"
-    result = ci_run.runpytest_subprocess(f"--toolconformance-plugin={PLUGIN}", f"--toolconformance-plugin={js}",
-                                         f"--toolconformance-report={report}", "-p", "no:cacheprovider")
+    result = ci_run.runpytest_subprocess(
+        f"--toolconformance-plugin={PLUGIN}",
+        f"--toolconformance-plugin={js}",
+        f"--toolconformance-report={report}",
+        "-p",
+        "no:cacheprovider",
+    )
     assert result.ret == 0, result.stdout.str()
-    result.stdout.fnmatch_lines(["conforming (*conforming.py): python plugin, 1 tool(s) installed; "
-                                 "sandbox: namespaces"])
+    result.stdout.fnmatch_lines(
+        ["conforming (*conforming.py): python plugin, 1 tool(s) installed; sandbox: namespaces"]
+    )
     assert "ran unconfined" not in result.stdout.str()
     plugins = json.loads(report.read_text())["run"]["sandbox"]["plugins"]
     assert sorted(plugins) == sorted([str(PLUGIN), str(js)])
     assert all(text.startswith("its own process in namespaces") for text in plugins.values()), plugins
 
 
-def test_outside_ci_an_unconfined_run_is_said_not_refused(pytester: pytest.Pytester,
-                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+def test_outside_ci_an_unconfined_run_is_said_not_refused(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.delenv("CI", raising=False)
     monkeypatch.delenv("PYTEST_ADDOPTS", raising=False)
     monkeypatch.setenv(confinement.NO_NAMESPACES_ENV, "1")
     result = pytester.runpytest_subprocess(f"--toolconformance-plugin={PLUGIN}", "-p", "no:cacheprovider")
     assert result.ret == 0, result.stdout.str()
-    result.stdout.fnmatch_lines(["*no namespaces because TOOLCONFORMANCE_NO_NAMESPACES is set*",
-                                 "toolconformance: 1 plugin(s) ran unconfined here (conforming): *"])
+    result.stdout.fnmatch_lines(
+        [
+            "*no namespaces because TOOLCONFORMANCE_NO_NAMESPACES is set*",
+            "toolconformance: 1 plugin(s) ran unconfined here (conforming): *",
+        ]
+    )
 
 
 @pytest.mark.parametrize("value", ["", "0", "false", "no"])
@@ -109,8 +129,9 @@ export function register(ctx) {
 """
 
 
-def test_a_monorepo_extension_importing_shared_code_is_judged(pytester: pytest.Pytester, node_ready: str,
-                                                               tmp_path_factory: pytest.TempPathFactory) -> None:
+def test_a_monorepo_extension_importing_shared_code_is_judged(
+    pytester: pytest.Pytester, node_ready: str, tmp_path_factory: pytest.TempPathFactory
+) -> None:
     """A two-package monorepo whose extension imports ../../lib/ (outside its package, inside its
     repository) loads and is judged, as pi loads it: the sandbox shows the plugin its repository."""
     from tests.kit.suites.test_plugin_suites import run_suites
@@ -121,7 +142,8 @@ def test_a_monorepo_extension_importing_shared_code_is_judged(pytester: pytest.P
     (root / "node_modules").symlink_to(NODE_MODULES)
     (root / "lib").mkdir()
     (root / "lib" / "answer.mjs").write_text(
-        'export const answer = (text) => ({ content: [{ type: "text", text }], details: {} });\n')
+        'export const answer = (text) => ({ content: [{ type: "text", text }], details: {} });\n'
+    )
     for name in ("ext", "other"):
         (root / "packages" / name).mkdir(parents=True)
         (root / "packages" / name / "package.json").write_text(f'{{"name": "{name}", "type": "module"}}')

@@ -104,14 +104,16 @@ def test_python_folder_with_manifest_imports_siblings_without_polluting_sys_path
 def test_a_fresh_python_instance_imports_the_plugins_modules_anew(tmp_path: Path) -> None:
     """A bridged Python plugin's fresh instance (each check gets one) starts from its
     initial module state, kept here in a sibling module, in the same process."""
-    (tmp_path / "counter.py").write_text("calls = 0\n\ndef next_call():\n    global calls\n    calls += 1\n"
-                                         "    return calls\n")
+    (tmp_path / "counter.py").write_text(
+        "calls = 0\n\ndef next_call():\n    global calls\n    calls += 1\n    return calls\n"
+    )
     (tmp_path / "plugin.py").write_text(
         "from counter import next_call\nfrom reference_host import define_tool\n\n"
         "def register(ctx):\n    ctx.register_tool(define_tool(name='Count', label='Count', description='Counts.',\n"
         "        parameters={'type': 'object', 'properties': {}},\n"
         "        execute=lambda call_id, params: {'content': [{'type': 'text', 'text': str(next_call())}],"
-        " 'details': {}}))\n")
+        " 'details': {}}))\n"
+    )
     loaded = load_plugin(tmp_path / "plugin.py", in_process=False)
     plugin = loaded.plugin
     try:
@@ -157,10 +159,12 @@ def test_python_load_errors_name_the_file(tmp_path: Path, source: str, expected:
     assert not any(name.startswith("_toolconformance_plugin_bad_plugin") for name in sys.modules)
 
 
-@pytest.mark.parametrize("entry", [PY / "reads_env_at_import.py", JS / "reads_env_at_import" / "index.mjs"],
-                         ids=["python", "js"])
+@pytest.mark.parametrize(
+    "entry", [PY / "reads_env_at_import.py", JS / "reads_env_at_import" / "index.mjs"], ids=["python", "js"]
+)
 def test_a_variable_the_scrub_withheld_is_named_with_the_option_that_passes_it(
-        entry: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    entry: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("CONFORMANCE_SUBJECT_TOKEN", "set in the kit's environment")
     with pytest.raises(PluginLoadError) as info:
         run_register(load_plugin(entry).plugin, Ctx())

@@ -17,7 +17,7 @@ from tests.paths import PLUGINS
 #: through to the plugin's process, and lets it write its log outside its workspace), with its process:
 #: a check's fresh instance registers again in the same process, which is no new load. Each copy has
 #: its own tool name.
-COUNTING = '''
+COUNTING = """
 import os
 from reference_host import define_tool, text_result
 from reference_host.typebox import Type
@@ -32,7 +32,7 @@ def register(ctx):
     ctx.register_tool(define_tool(name="Echo{name}", label="Echo", description="Returns the supplied text.",
                                   parameters=Type.Object({{"value": Type.String(description="Text to return.")}}),
                                   execute=_execute))
-'''
+"""
 
 
 def _plugins(folder: Path, log: Path, count: int) -> list[str]:
@@ -68,8 +68,14 @@ def test_two_workers_load_each_plugin_once_for_collection_and_report_as_one(
     log = pytester.path / "loads.log"
     names = _plugins(pytester.path, log, 4)
     broken = PLUGINS / "python" / "broken_err_3.py"
-    args = [*(f"--toolconformance-plugin={n}" for n in names), f"--toolconformance-plugin={broken}",
-            "--toolconformance-max-examples=3", "-p", "no:cacheprovider", "--toolconformance-allow-unconfined"]
+    args = [
+        *(f"--toolconformance-plugin={n}" for n in names),
+        f"--toolconformance-plugin={broken}",
+        "--toolconformance-max-examples=3",
+        "-p",
+        "no:cacheprovider",
+        "--toolconformance-allow-unconfined",
+    ]
 
     serial = pytester.runpytest_subprocess(*args, f"--toolconformance-report={pytester.path / 'serial.json'}")
     assert serial.ret == 1, serial.stdout.str()  # broken_err_3 has its finding
