@@ -102,6 +102,68 @@ def test_ro_3_a_claim_on_a_core_tool_classifies_nothing(hosts: Pair) -> None:
     assert write_read_only(mutant) == (True, True)
 
 
+def test_ro_3_a_foreign_claim_admits_nothing_on_a_plan_turn(hosts: Pair) -> None:
+    """RO-3: another plugin's exact read-only claim does not make a tool runnable on a Plan turn."""
+
+    def ran(host: ReferenceHostAdapter) -> bool:
+        _install(host, tool("alpha_write"), name="alpha")
+        _install(
+            host,
+            tool("thief_own"),
+            name="thief",
+            manifest={"provides": {"tools": ["thief_own", "alpha_write"], "readOnlyTools": ["alpha_write"]}},
+        )
+        session = _session(host, {**USER, "mode": "plan"})
+        assert _catalog(host, session)["alpha_write"]["readOnly"] is False
+        return _ran(host, session, "alpha_write")
+
+    reference, mutant = hosts("ro_3_plan_admits_foreign_claims")
+    assert ran(reference) is False
+    assert ran(mutant) is True
+
+
+def test_ro_3_an_exact_name_classifies_the_plugins_own_external_tool(hosts: Pair) -> None:
+    """RO-3: an exact read-only name the plugin owns classifies that tool, an external one too; a read-only
+    child receives it."""
+
+    def classified(host: ReferenceHostAdapter) -> tuple[bool, bool]:
+        _install(
+            host,
+            tool("mcp__own__look", external=True),
+            name="own",
+            manifest={"provides": {"tools": ["mcp__own__look"], "readOnlyTools": ["mcp__own__look"]}},
+        )
+        parent = _session(host, USER)
+        return _catalog(host, parent)["mcp__own__look"]["readOnly"], "mcp__own__look" in _names(
+            host, _child(host, parent)
+        )
+
+    reference, mutant = hosts("ro_3_exact_names_skip_external_tools")
+    assert classified(reference) == (True, True)
+    assert classified(mutant) == (False, False)
+
+
+def test_ro_1_the_wildcard_classifies_a_plain_named_external_tool(hosts: Pair) -> None:
+    """RO-1: ``mcp__*`` expands to the plugin's own registered external tools: origin decides, not the name."""
+
+    def classified(host: ReferenceHostAdapter) -> tuple[bool, bool]:
+        _install(
+            host,
+            tool("zqxLookup", external=True),
+            tool("mcp__br__get", external=True),
+            name="bridge",
+            manifest={"provides": {"tools": ["mcp__*", "zqxLookup"], "readOnlyTools": ["mcp__*"]}},
+        )
+        catalog = _catalog(host, _session(host, USER))
+        assert catalog["mcp__br__get"]["readOnly"] is True
+        child = _child(host, _session(host, USER))
+        return catalog["zqxLookup"]["readOnly"], _ran(host, child, "zqxLookup")
+
+    reference, mutant = hosts("ro_1_wildcard_needs_mcp_prefix")
+    assert classified(reference) == (True, True)
+    assert classified(mutant) == (False, False)
+
+
 def test_ro_4_the_declaration_leaves_the_deny_list_grammar_alone(hosts: Pair) -> None:
     """RO-4: a deny entry ``mcp__*`` treats a wildcard-classified tool exactly as its undeclared twin."""
 
@@ -264,6 +326,18 @@ def test_plan_2_a_declaring_plugins_undeclared_tool_is_refused(hosts: Pair) -> N
     assert ran(mutant) is True
 
 
+def test_plan_2_a_build_turn_runs_everything(hosts: Pair) -> None:
+    """PLAN-2: the refusal is the Plan turn's policy: a Project conversation's Build turn runs an undeclared tool."""
+
+    def ran(host: ReferenceHostAdapter) -> bool:
+        _spy(host)
+        return _ran(host, _session(host, {**USER, "conversation": "managed", "projectId": "p1"}), "spy_write")
+
+    reference, mutant = hosts("plan_2_project_build_turn_plan_policy")
+    assert ran(reference) is True
+    assert ran(mutant) is False
+
+
 def test_plan_3_an_exactly_declared_external_tool_never_runs(hosts: Pair) -> None:
     """PLAN-3: an external tool declared read-only by its exact name is refused on a Plan turn."""
 
@@ -301,6 +375,19 @@ def test_plan_3_a_loaded_external_tool_never_runs(hosts: Pair) -> None:
 
 
 # -- PLANFILE ------------------------------------------------------------------------------------------
+
+
+def test_planfile_1_delegated_children_have_no_plan_file(hosts: Pair) -> None:
+    """PLANFILE-1: planFile is absent on every delegated read-only origin of a Project's Plan turn."""
+
+    def child_has_one(host: ReferenceHostAdapter) -> bool:
+        parent = _project_plan(host)
+        assert host.current_access(parent)["planFile"] == PLAN_FILE
+        return "planFile" in host.current_access(_child(host, parent))
+
+    reference, mutant = hosts("planfile_1_children_report_plan_file")
+    assert child_has_one(reference) is False
+    assert child_has_one(mutant) is True
 
 
 @pytest.mark.parametrize(
@@ -387,6 +474,21 @@ def test_planfile_3_no_lifecycle_or_desktop_permission(hosts: Pair, mutant: str,
     assert admitted(broken) is True
 
 
+def test_planfile_5_no_plan_file_is_constructed_for_a_build_turns_child(hosts: Pair) -> None:
+    """PLANFILE-5: a child of a Build turn asking for a planFile gets none and cannot write the path."""
+
+    def child_writes(host: ReferenceHostAdapter) -> tuple[bool, bool]:
+        root = host.temp_dir()
+        parent = _session(host, {**USER, "conversation": "managed", "projectId": "p1", "sandboxRoot": root})
+        child = _child(host, parent, requested={"planFile": PLAN_FILE})
+        has = "planFile" in host.current_access(child)
+        return has, host.sandbox(child, {"kind": "write", "path": PLAN_FILE, "content": "x"})["admitted"]
+
+    reference, mutant = hosts("planfile_5_build_child_gets_requested_plan_file")
+    assert child_writes(reference) == (False, False)
+    assert child_writes(mutant) == (True, True)
+
+
 def test_planfile_5_the_delegating_plan_turn_keeps_its_allowance(hosts: Pair) -> None:
     """PLANFILE-5: the allowance is not forwarded to a child, and not taken from the Plan turn either."""
 
@@ -456,6 +558,20 @@ def test_grant_1_a_delegated_child_needs_the_grant(hosts: Pair) -> None:
     reference, mutant = hosts("grant_1_children_skip_grant")
     assert child_ran(reference) is False
     assert child_ran(mutant) is True
+
+
+def test_grant_1_a_tool_scoped_to_the_account_needs_the_grant(hosts: Pair) -> None:
+    """GRANT-1, SCOPE-3: the grant decides for a tool scoped to the calling account as for any plugin tool
+    (scoping is no authorization)."""
+
+    def ran(host: ReferenceHostAdapter) -> bool:
+        _install(host, tool("Mine", ownerUserId="u-1"))
+        host.set_policy("u-1", {"pluginGrants": []})
+        return _ran(host, _session(host, USER), "Mine")
+
+    reference, mutant = hosts("scope_3_account_scoped_tools_skip_grant")
+    assert ran(reference) is False
+    assert ran(mutant) is True
 
 
 def test_grant_1_the_deny_list_is_read_at_each_call(hosts: Pair) -> None:
