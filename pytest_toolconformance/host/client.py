@@ -10,7 +10,8 @@ subject is the host. A method the host answers
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from contextvars import ContextVar
 from typing import Any, Literal
 
 import pytest
@@ -19,14 +20,41 @@ from pytest_toolconformance.findings import Finding, bound_rule, shorten
 from pytest_toolconformance.host.contract import BY_NAME, JSON
 from pytest_toolconformance.host.errors import HostProtocolError, HostRefusal
 
+#: The client of the running check (the last one built: the ``toolconformance_host`` fixture builds one
+#: per check), for the re-examiners below.
+_ACTIVE: ContextVar[HostClient | None] = ContextVar("toolconformance_active_client", default=None)
+#: What may look at a finding before it stands, given the running check's client and the finding's
+#: rule: each may skip the check as *blocked by* another rule that the host breaks underneath it (the
+#: host suites register one: a host that gets origin wrong meets every check that registers tools).
+Reexaminer = Callable[["HostClient", str], None]
+_REEXAMINERS: list[Reexaminer] = []
+_REEXAMINING: ContextVar[bool] = ContextVar("toolconformance_reexamining", default=False)
+
+
+def reexamine_findings_with(reexaminer: Reexaminer) -> None:
+    """Have ``reexaminer`` look at every host finding of a running check before it is raised."""
+    if reexaminer not in _REEXAMINERS:
+        _REEXAMINERS.append(reexaminer)
+
 
 def check(condition: bool, expected: str, actual: Any, scenario: Any = None, *, rule: str | None = None) -> None:
     """Raise a :class:`Finding` of the host unless ``condition``; ``scenario`` is its smallest reproduction.
 
     The finding's rule is the running test's (its ``toolconformance`` marker, bound once), or ``rule``
-    where one test checks several (a scenario's steps)."""
-    if not condition:
-        raise Finding(rule or bound_rule(), expected, actual, subject="host", reproduction=scenario)
+    where one test checks several (a scenario's steps). Before it is raised, the registered
+    re-examiners may find the check blocked by another rule (a conforming host never pays for them)."""
+    if condition:
+        return
+    finding_rule = rule or bound_rule()
+    client = _ACTIVE.get()
+    if client is not None and not _REEXAMINING.get():
+        token = _REEXAMINING.set(True)
+        try:
+            for reexaminer in _REEXAMINERS:
+                reexaminer(client, finding_rule)
+        finally:
+            _REEXAMINING.reset(token)
+    raise Finding(finding_rule, expected, actual, subject="host", reproduction=scenario)
 
 
 def _answer(method: str, value: Any) -> Any:
@@ -87,6 +115,7 @@ class HostClient:
     def __init__(self, adapter: Any) -> None:
         self.adapter = adapter
         self._info: JSON | None = None
+        _ACTIVE.set(self)
 
     @property
     def info(self) -> JSON:
@@ -108,8 +137,10 @@ class HostClient:
         """Skip a check whose expectations assume ``policy`` unless the host declares it."""
         if self.collisions != policy:
             declared = f"declares {self.collisions}" if self.collisions else "declares no collision policy"
-            pytest.skip(f"the check assumes the {policy} collision policy (the seed leaves it to the host), and the "
-                        f"host {declared} (info().collisions)")
+            pytest.skip(
+                f"the check assumes the {policy} collision policy (the seed leaves it to the host), and the "
+                f"host {declared} (info().collisions)"
+            )
 
     def require(self, *capabilities: str) -> None:
         """Skip the calling test, with the reason, unless the host declares every capability."""

@@ -9,7 +9,7 @@ from typing import Any, TypeVar
 import pytest
 
 from pytest_toolconformance.findings import Finding, shorten
-from pytest_toolconformance.host.client import HostClient
+from pytest_toolconformance.host.client import HostClient, reexamine_findings_with
 from pytest_toolconformance.host.scripted import plugin, tool
 
 
@@ -22,25 +22,41 @@ def precondition(condition: bool, rule: str, expected: str, actual: Any) -> None
 
 T = TypeVar("T")
 _PLAIN, _MCP_FALSE = "origin_probe_plain", "mcp__originprobe__false"
+_PLAIN_TRUE, _MCP_TRUE = "origin_probe_external", "mcp__originprobe__true"
+_PROBES = (_PLAIN, _MCP_FALSE, _PLAIN_TRUE, _MCP_TRUE)
 
 
 def origin_broken(client: HostClient) -> tuple[str, Any] | None:
     """Whether the host classifies origin against the registration option, and by which rule.
 
     Asked only once a check has failed (so a conforming run pays nothing): a probe plugin
-    registers a plainly named tool with the option omitted (EXT-1: omitted means false) and an
-    ``mcp__`` tool with ``external: false`` (EXT-2: a name never implies origin); the catalog's
-    ``origin`` says which the host got wrong. None when both are internal or it cannot tell."""
+    registers a plainly named tool with the option omitted and one with ``external: true``, and an
+    ``mcp__`` tool with ``external: false`` and one with ``external: true``. EXT-1 is broken when
+    the host refuses any of them (a boolean or an omitted option is never refused), reads the
+    omitted option as external, or ignores ``true`` whatever the name; EXT-2 when a name decides
+    (the ``mcp__`` tool with ``false`` external, or the plain one with ``true`` internal while its
+    ``mcp__`` twin is external). None when all four are right or it cannot tell (no origin in
+    the catalog)."""
     if not {"registration", "composition"} <= client.capabilities:
         return None
-    report = client.install(plugin("origin-probe", [tool(_PLAIN), tool(_MCP_FALSE, external=False)]))
+    probes = [
+        tool(_PLAIN),
+        tool(_MCP_FALSE, external=False),
+        tool(_PLAIN_TRUE, external=True),
+        tool(_MCP_TRUE, external=True),
+    ]
+    report = client.install(plugin("origin-probe", probes))
     if "error" in report:
         return None
+    refused = sorted({r.get("tool") for r in report.get("refused") or [] if isinstance(r, dict)} & set(_PROBES))
+    if refused:
+        return "EXT-1", {"refused": refused}
     entries = {e.get("name"): e for e in client.open(identity={"userId": "user-1"}).compose().get("catalog") or []}
-    for name, rule in ((_PLAIN, "EXT-1"), (_MCP_FALSE, "EXT-2")):
-        origin = (entries.get(name) or {}).get("origin")
-        if origin is not None and origin != "internal":
-            return rule, {name: origin}
+    origin = {name: (entries.get(name) or {}).get("origin") for name in _PROBES}
+    if origin[_PLAIN] not in (None, "internal") or (origin[_PLAIN_TRUE] == origin[_MCP_TRUE] == "internal"):
+        return "EXT-1", {name: origin[name] for name in (_PLAIN, _PLAIN_TRUE, _MCP_TRUE)}
+    if origin[_MCP_FALSE] not in (None, "internal") or origin[_PLAIN_TRUE] == "internal":
+        return "EXT-2", {name: origin[name] for name in (_MCP_FALSE, _PLAIN_TRUE)}
     return None
 
 
@@ -56,6 +72,63 @@ def origin_holds(client: HostClient, rule: str) -> None:
             f"blocked by {broken[0]}: this {rule} check registers tools whose origin the host gets wrong "
             f"(probe catalog origin {shorten(broken[1])})"
         )
+
+
+_EITHER = {
+    "anyOf": [
+        {"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]},
+        {"type": "object", "properties": {"b": {"type": "number"}}, "required": ["b"]},
+    ]
+}
+_NESTED = {"type": "object", "properties": {"mode": {"anyOf": [{"const": "fast"}, {"type": "number"}]}}}
+
+
+def schema_admission_holds(client: HostClient, rule: str) -> None:
+    """After a failed check of ``rule``: blocked by SCHEMA-1 when the host refuses a schema SCHEMA-1
+    admits (an external tool's root combinator is its owner's; unions inside properties are flat)
+    while it accepts a flat twin of the same origin, since the check's generated tools have such
+    schemas and never registered. Asked only after a failure; SCHEMA-1's and EXT-1's own checks are
+    never re-examined (a host refusing the twin too gets origin wrong: EXT-1's probe says so)."""
+    if rule in ("SCHEMA-1", "EXT-1") or "registration" not in client.capabilities:
+        return
+    flat = {"type": "object", "properties": {"a": {"type": "string"}}}
+    probes = [
+        tool("mcp__schemaprobe__either", parameters=_EITHER, external=True),
+        tool("mcp__schemaprobe__flat", parameters=flat, external=True),
+        tool("schema_probe_nested", parameters=_NESTED),
+        tool("schema_probe_flat", parameters=flat),
+    ]
+    report = client.install(plugin("schema-probe", probes))
+    if "error" in report:
+        return
+    accepted = set(report.get("accepted") or [])
+    refused = [
+        name
+        for name, twin in (
+            ("mcp__schemaprobe__either", "mcp__schemaprobe__flat"),
+            ("schema_probe_nested", "schema_probe_flat"),
+        )
+        if name not in accepted and twin in accepted
+    ]
+    if refused:
+        pytest.skip(
+            f"blocked by SCHEMA-1: this {rule} check registers tools whose schemas SCHEMA-1 admits, and the "
+            f"host refuses such schemas while it registers their flat twins (refused: {shorten(refused)})"
+        )
+
+
+def registrations_hold(client: HostClient, rule: str) -> None:
+    """After a failed check of ``rule`` that registered tools: blocked by the rule the host breaks in
+    registering them (origin: EXT-1/EXT-2; an admissible schema refused: SCHEMA-1), if any."""
+    origin_holds(client, rule)
+    schema_admission_holds(client, rule)
+
+
+# Every host finding, not only those of the checks below that ask: a generated check of any family
+# registers tools, and a host that refuses a boolean option or reads it wrong fails it for EXT-1's
+# fault, one that refuses an admissible schema for SCHEMA-1's.
+reexamine_findings_with(origin_holds)
+reexamine_findings_with(schema_admission_holds)
 
 
 @contextmanager

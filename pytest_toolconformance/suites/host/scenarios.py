@@ -18,8 +18,9 @@ that step's expectation fails the case does not apply and is skipped with that r
 may also hold ``catalog``: per tool name, the normalized metadata (``origin``, ``readOnly``,
 ``owner``) its compose catalog entry must carry, or ``null`` for a tool absent from the catalog;
 a host that does not report a field gets the case skipped with the reason. A case that installs
-plugins and fails is blocked by EXT-1 or EXT-2 instead when a probe shows the host getting origin
-wrong (``preconditions.origin_holds``): its internal tools met the external path.
+plugins and fails is blocked by EXT-1, EXT-2 or SCHEMA-1 instead when a probe shows the host getting
+origin or schema admission wrong (``preconditions.registrations_hold``): its tools met the wrong path
+or never registered.
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ import pytest
 from pytest_toolconformance.findings import Finding, shorten
 from pytest_toolconformance.host.client import HostClient, Session
 from pytest_toolconformance.host.errors import HostRefusal
-from pytest_toolconformance.suites.host.preconditions import origin_holds
+from pytest_toolconformance.suites.host.preconditions import registrations_hold
 
 
 @cache
@@ -197,16 +198,16 @@ class CaseRunner:
         )
         if rule not in self.case.rules:
             if installs:
-                # A precondition broken because the host gets origin wrong is blocked by the origin rule,
+                # A precondition broken because the host gets origin or schema admission wrong is blocked by that rule,
                 # which fails then, not by the step's (which may pass everywhere else: the report would
                 # count the case against its own rule).
-                origin_holds(self.client, rule)
+                registrations_hold(self.client, rule)
             pytest.skip(
                 f"blocked by {rule}: case {self.case.id} needs {rule} as a precondition and step {index} "
                 f"[{step.get('do')}] found it broken ({expected[:300]})"
             )
         if installs:
-            origin_holds(self.client, rule)
+            registrations_hold(self.client, rule)
         # Short as a plugin finding: what differs, and where the case is; the whole case is in its file.
         raise Finding(
             rule,

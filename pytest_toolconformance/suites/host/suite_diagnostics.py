@@ -24,7 +24,7 @@ from pytest_toolconformance.suites.host.composing import (
     strings_in,
     without_reason,
 )
-from pytest_toolconformance.suites.host.preconditions import origin_checked
+from pytest_toolconformance.suites.host.preconditions import origin_checked, precondition
 
 # -- DIAG -------------------------------------------------------------------------------------------
 
@@ -126,8 +126,15 @@ def test_provider_payloads_carry_no_registration_metadata(toolconformance_host: 
                     continue
                 advertised = without_reason(entry.get("parameters"))
                 inserted = set(advertised) | set(advertised.get("properties") or {})
+                # A schema that lost a registered property is a cut internal tool (CAP-3), not an insertion.
+                precondition(
+                    keeps_schema(advertised, tool.parameters),
+                    "CAP-3",
+                    f"internal tool {tool.name} advertised with every property and required name it registered",
+                    {"advertised": entry.get("parameters"), "registered": tool.parameters},
+                )
                 check(
-                    keeps_schema(advertised, tool.parameters) and not inserted & METADATA_KEYS,
+                    not inserted & METADATA_KEYS,
                     f"internal tool {tool.name}'s advertised schema is its own (plus reason, and what the host adds "
                     "of its own), with no registration metadata inserted",
                     {
