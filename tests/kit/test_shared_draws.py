@@ -374,3 +374,15 @@ def test_a_pytest_fail_in_a_shared_property_is_shrunk_and_a_skip_passes_through(
         with pytest.raises(pytest.skip.Exception):
             profile.run_property(call_arguments_for(schema), skips, share_draws=True)
     assert calls == [1]  # a skip is no failure: nothing ran again
+
+
+def test_a_value_pickle_cannot_hold_is_still_shared_copied() -> None:
+    from hypothesis import strategies as st
+
+    strategy = st.tuples(st.integers(0, 10**6), st.just(lambda: "a function"))
+    seen: list[Any] = []
+    with options.activated(options.Settings(seed=0, max_examples=10)):
+        profile.run_property(strategy, seen.append, share_draws=True)
+        profile.run_property(strategy, seen.append, share_draws=True)
+    assert len(seen) == 20 and [n for n, _ in seen[:10]] == [n for n, _ in seen[10:]]
+    assert all(function() == "a function" for _, function in seen)
