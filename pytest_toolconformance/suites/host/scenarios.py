@@ -29,7 +29,7 @@ import json
 import os
 import re
 import tempfile
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -41,6 +41,7 @@ import pytest
 from pytest_toolconformance.findings import Finding, shorten
 from pytest_toolconformance.host.client import HostClient, Session
 from pytest_toolconformance.host.errors import HostRefusal
+from pytest_toolconformance.suites.host import step_schema
 from pytest_toolconformance.suites.host.preconditions import registrations_hold
 
 
@@ -49,6 +50,13 @@ def _validator(schema: str) -> jsonschema.Draft202012Validator:
     """A step schema's validator, built once a run (by its canonical text: a case is loaded afresh for
     each check)."""
     return jsonschema.Draft202012Validator(json.loads(schema))
+
+
+@cache
+def _valid(schema: str) -> Callable[[Any], bool]:
+    """Whether an answer satisfies a step schema: its compiled check (step_schema), or jsonschema's
+    where that declines the schema. jsonschema words what fails."""
+    return step_schema.compiled(json.loads(schema)) or _validator(schema).is_valid
 
 
 _VAR = re.compile(r"\$\{([A-Za-z0-9_.-]+)\}")
@@ -325,8 +333,8 @@ class CaseRunner:
         if "catalog" in expect:
             self._expect_catalog(index, step, expect["catalog"], answer)
         if "schema" in expect:
-            validator = _validator(json.dumps(expect["schema"], sort_keys=True))
-            errors = [] if validator.is_valid(answer) else sorted(validator.iter_errors(answer), key=str)
+            schema = json.dumps(expect["schema"], sort_keys=True)
+            errors = [] if _valid(schema)(answer) else sorted(_validator(schema).iter_errors(answer), key=str)
             if errors:
                 first = errors[0]
                 where = "/".join(str(p) for p in first.absolute_path) or "(root)"
