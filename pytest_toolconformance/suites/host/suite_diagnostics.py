@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from pytest_toolconformance import strategies as tcs
 from pytest_toolconformance.host.client import HostClient, check
-from pytest_toolconformance.profile import run_property
+from pytest_toolconformance.profile import name_strategy, run_property
 from pytest_toolconformance.suites.host.composing import (
     CATALOG_SESSIONS,
     JSON,
@@ -55,7 +55,7 @@ def test_diagnostics_redact_external_names_and_their_namespaces(toolconformance_
                         scenario,
                     )
 
-    run_property(CATALOG_SESSIONS, body)
+    run_property(CATALOG_SESSIONS, body, share_draws=True)
 
 
 @pytest.mark.toolconformance("DIAG-2")
@@ -94,10 +94,8 @@ def test_without_external_tools_diagnostics_stay_local(toolconformance_host: Hos
                     scenario,
                 )
 
-    run_property(
-        st.tuples(tcs.catalogs(external=False), st.lists(tcs.session_specs(), min_size=1, max_size=2)),
-        origin_checked(client, body),
-    )
+    local = st.tuples(tcs.catalogs(external=False), st.lists(tcs.session_specs(), min_size=1, max_size=2))
+    run_property(name_strategy(local, f"{__name__}.local catalogs"), origin_checked(client, body), share_draws=True)
 
 
 @pytest.mark.toolconformance("DIAG-3")
@@ -145,4 +143,4 @@ def test_provider_payloads_carry_no_registration_metadata(toolconformance_host: 
                     scenario,
                 )
 
-    run_property(CATALOG_SESSIONS, body)
+    run_property(CATALOG_SESSIONS, body, share_draws=True)
