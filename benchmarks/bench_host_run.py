@@ -1,17 +1,24 @@
-"""Wall time of the full host run against the reference host, and where it goes.
+"""Wall and CPU time of the full host run against the reference host, against a bare ``pytest --co``.
 
-Runs ``python -m pytest --toolconformance -q -p no:cacheprovider --durations=0`` from an empty
-temporary folder, ``--repeat`` times, and prints per run the wall time, pytest's own session time
-and the summed setup+call time of each suite module (from ``--durations=0``), then the medians.
-The gap between wall and session time is interpreter start and plugin loading; collection (the
-scenario files, the suites' imports) is inside the session time but in no test's duration.
+Each round runs, from one empty temporary folder, ``python -m pytest --co -q -p no:cacheprovider``
+(the interpreter, pytest and every plugin it loads, the kit's included, collecting nothing) and then
+``python -m pytest --toolconformance -q -p no:cacheprovider --durations=0``, and prints both times
+and their ratio; then the medians, and the summed setup+call time of each suite module (from
+``--durations=0``). The gap between wall and session time is interpreter start and plugin loading;
+collection (the scenario files, the suites' imports) is inside the session time but in no test's
+duration.
 
-Target: the median wall time at most 10 s on a quiet 2-core machine, with every mutant
-still caught (tests/kit/suites/test_mutants.py). Say how loaded the machine was (the load average is printed
-per run) with the figures. On a shared machine the CPU time (user + sys of the pytest process and
-its children) is the comparable figure: other work on the cores stretches the wall time, not it.
+The aim: the run at most 4x the ``--co`` in the same folder. On a shared machine compare CPU times
+(user + sys of pytest and its children): other work on the cores stretches the wall time, not them;
+the load average is printed per round. ``--tree NAME=PATH`` (repeatable) runs the kit from the source
+tree PATH (put first on PYTHONPATH) and alternates the trees round by round, so two commits are
+measured under the same load: ``git archive <commit> | tar -x -C PATH`` makes one.
 
-    python benchmarks/bench_host_run.py [--repeat 3] [-- extra pytest arguments]
+Hypothesis' cases of the shared properties are kept across runs in the user's cache
+(profile.keep_draws_to_the_run), as a user's second run finds them; ``--cold`` empties that store
+before every run.
+
+    python benchmarks/bench_host_run.py [--repeat 3] [--tree before=DIR --tree after=DIR] [--cold] [-- pytest args]
 """
 
 from __future__ import annotations
@@ -20,12 +27,15 @@ import argparse
 import os
 import re
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
 from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
 
 _DURATION = re.compile(r"^\s*([0-9.]+)s (setup|call|teardown)\s+(\S+?)::")
 _SESSION = re.compile(r"(\d+) passed.* in ([0-9.]+)s")
@@ -36,13 +46,46 @@ def _children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def one_run(extra: list[str]) -> tuple[float, float, float, int, dict[str, float]]:
-    """(wall seconds, CPU seconds user + sys, pytest session seconds, checks passed, seconds per suite module)."""
+@dataclass
+class Round:
+    """One ``--co`` and one run, in the same folder, one after the other."""
+
+    co_wall: float
+    co_cpu: float
+    wall: float
+    cpu: float
+    session: float
+    passed: int
+    load: float
+    per_module: dict[str, float] = field(default_factory=dict)
+
+
+def _timed(args: list[str], folder: str, env: dict[str, str]) -> tuple[float, float, subprocess.CompletedProcess[str]]:
+    started, cpu_before = time.perf_counter(), _children_cpu()
+    proc = subprocess.run(
+        [sys.executable, "-m", "pytest", *args], cwd=folder, env=env, capture_output=True, text=True, check=False
+    )
+    return time.perf_counter() - started, _children_cpu() - cpu_before, proc
+
+
+def _kept_draws() -> Path:
+    return Path(tempfile.gettempdir()) / f"toolconformance-hypothesis-cache-{os.getuid()}" / "draws"
+
+
+def one_round(tree: str | None, extra: list[str], cold: bool) -> Round:
+    env = dict(os.environ)
+    if tree:
+        env["PYTHONPATH"] = os.pathsep.join(p for p in (tree, env.get("PYTHONPATH")) if p)
     with tempfile.TemporaryDirectory(prefix="bench-host-run-") as folder:
-        started, cpu_before = time.perf_counter(), _children_cpu()
-        proc = subprocess.run([sys.executable, "-m", "pytest", "--toolconformance", "-q", "-p", "no:cacheprovider",
-                               "--durations=0", *extra], cwd=folder, capture_output=True, text=True, check=False)
-        wall, cpu = time.perf_counter() - started, _children_cpu() - cpu_before
+        co_wall, co_cpu, co = _timed(["--co", "-q", "-p", "no:cacheprovider"], folder, env)
+        if co.returncode not in (0, 5):  # 5: no tests collected, as in an empty folder
+            sys.exit(
+                f"bench_host_run: pytest --co failed (exit {co.returncode}):\n{co.stdout[-2000:]}{co.stderr[-2000:]}"
+            )
+        if cold:
+            shutil.rmtree(_kept_draws(), ignore_errors=True)
+        args = ["--toolconformance", "-q", "-p", "no:cacheprovider", "--durations=0", *extra]
+        wall, cpu, proc = _timed(args, folder, env)
     if proc.returncode != 0:
         sys.exit(
             f"bench_host_run: the run failed (exit {proc.returncode}):\n{proc.stdout[-3000:]}{proc.stderr[-2000:]}"
@@ -55,36 +98,53 @@ def one_run(extra: list[str]) -> tuple[float, float, float, int, dict[str, float
     session = _SESSION.search(proc.stdout)
     if session is None:
         sys.exit(f"bench_host_run: no summary line in the output:\n{proc.stdout[-2000:]}")
-    return wall, cpu, float(session.group(2)), int(session.group(1)), dict(per_module)
+    return Round(co_wall, co_cpu, wall, cpu, float(session.group(2)), int(session.group(1)), os.getloadavg()[0],
+                 dict(per_module))  # fmt: skip
+
+
+def _median(rounds: list[Round], attribute: str) -> float:
+    return statistics.median(getattr(r, attribute) for r in rounds)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--tree", action="append", default=[], metavar="NAME=PATH",
+                        help="measure the kit of this source tree (repeatable: the trees alternate)")  # fmt: skip
+    parser.add_argument("--cold", action="store_true", help="empty the kept Hypothesis draws before each run")
     parser.add_argument("extra", nargs="*", help="more pytest arguments (after --)")
     args = parser.parse_args()
+    trees = [tuple(t.split("=", 1)) for t in args.tree] or [("installed", "")]
     print(
         f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; "
         f"PYTHONDONTWRITEBYTECODE={os.environ.get('PYTHONDONTWRITEBYTECODE', '(unset)')}"
     )
-    walls, cpus, sessions, modules = [], [], [], defaultdict(list)
+    rounds: dict[str, list[Round]] = {name: [] for name, _ in trees}
     for index in range(args.repeat):
-        wall, cpu, session, passed, per_module = one_run(args.extra)
-        walls.append(wall)
-        cpus.append(cpu)
-        sessions.append(session)
-        for name, seconds in per_module.items():
-            modules[name].append(seconds)
+        for name, path in trees:
+            r = one_round(path or None, args.extra, args.cold)
+            rounds[name].append(r)
+            print(
+                f"round {index + 1} {name}: --co {r.co_wall:.2f} s wall / {r.co_cpu:.2f} s CPU; run {r.wall:.2f} s wall"
+                f" / {r.cpu:.2f} s CPU (session {r.session:.2f} s, {r.passed} checks passed); ratio "
+                f"{r.wall / r.co_wall:.2f} wall / {r.cpu / r.co_cpu:.2f} CPU; load {r.load:.1f}"
+            )
+    for name, done in rounds.items():
+        ratios_wall = [r.wall / r.co_wall for r in done]
+        ratios_cpu = [r.cpu / r.co_cpu for r in done]
         print(
-            f"run {index + 1}: wall {wall:.2f} s, CPU {cpu:.2f} s, session {session:.2f} s, {passed} checks passed, "
-            f"load {os.getloadavg()[0]:.1f}"
+            f"{name}: median --co {_median(done, 'co_wall'):.2f} s wall / {_median(done, 'co_cpu'):.2f} s CPU; "
+            f"median run {_median(done, 'wall'):.2f} s wall / {_median(done, 'cpu'):.2f} s CPU "
+            f"(session {_median(done, 'session'):.2f} s); median ratio {statistics.median(ratios_wall):.2f} wall / "
+            f"{statistics.median(ratios_cpu):.2f} CPU; load {min(r.load for r in done):.1f} to "
+            f"{max(r.load for r in done):.1f}"
         )
-    print(
-        f"median wall {statistics.median(walls):.2f} s, median CPU (user + sys) {statistics.median(cpus):.2f} s, "
-        f"median session {statistics.median(sessions):.2f} s"
-    )
-    for name, seconds in sorted(modules.items(), key=lambda kv: -statistics.median(kv[1])):
-        print(f"  {name:40s} {statistics.median(seconds):6.2f} s (setup + call, median)")
+        modules: dict[str, list[float]] = defaultdict(list)
+        for r in done:
+            for module, seconds in r.per_module.items():
+                modules[module].append(seconds)
+        for module, seconds in sorted(modules.items(), key=lambda kv: -statistics.median(kv[1])):
+            print(f"  {module:40s} {statistics.median(seconds):6.2f} s (setup + call, median)")
 
 
 if __name__ == "__main__":
