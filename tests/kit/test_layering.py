@@ -11,7 +11,8 @@
   pytest plugins; report/outcomes.py alone decides a check's outcome (``pytest_runtest_makereport``,
   ``pytest_report_teststatus``);
 - every import of the kit that docs/*.md and README.md show resolves, through the package's face
-  (``pytest_toolconformance``) or one of its public modules (``sdk``, ``strategies``).
+  (``pytest_toolconformance``) or one of its public modules (``sdk``, ``strategies``);
+- no module of the kit or of the reference host is over 600 lines (one past that holds several jobs).
 """
 
 from __future__ import annotations
@@ -246,3 +247,33 @@ def test_every_documented_import_resolves_through_the_public_face(doc: str, modu
 def test_the_face_holds_what_it_lists() -> None:
     for name in pytest_toolconformance.__all__:
         assert getattr(pytest_toolconformance, name) is not None, name
+
+
+#: A module past this many lines holds more than one job: split it by job.
+MAX_MODULE_LINES = 600
+
+
+def _modules_over(base: Path, limit: int) -> dict[str, int]:
+    over = {}
+    for module, path in modules_under(base, PACKAGES).items():
+        lines = len(path.read_text("utf-8").splitlines())
+        if lines > limit:
+            over[module] = lines
+    return over
+
+
+def test_no_module_is_over_600_lines() -> None:
+    over = _modules_over(REPO, MAX_MODULE_LINES)
+    assert not over, f"modules over {MAX_MODULE_LINES} lines, each to split by job: {over}"
+
+
+def test_the_length_check_names_a_long_module(tmp_path: Path) -> None:
+    for rel, text in {
+        "reference_host/__init__.py": "",
+        "pytest_toolconformance/__init__.py": "",
+        "pytest_toolconformance/short.py": "x = 1\n" * MAX_MODULE_LINES,
+        "pytest_toolconformance/long.py": "x = 1\n" * (MAX_MODULE_LINES + 1),
+    }.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    assert _modules_over(tmp_path, MAX_MODULE_LINES) == {"pytest_toolconformance.long": MAX_MODULE_LINES + 1}
