@@ -17,7 +17,8 @@ from .errors import HostError, PluginLoadError, SessionSpecError
 from .manifest import parse_manifest
 from .registry import InstallFinding, InstallReport, RegistrationContext, Registry
 from .sandbox import FileTools, Sandbox
-from .session import Session, SessionSpec, parse_session_spec
+from .session import Session
+from .session_spec import SessionSpec, parse_session_spec
 from .workspace import Workspace
 
 _NO_IDENTITY = {"userId": None, "accountUserId": None, "owner": False, "admin": False}
