@@ -117,11 +117,44 @@ def schema_admission_holds(client: HostClient, rule: str) -> None:
         )
 
 
+_WILDCARD = "mcp__*"
+
+
+def wildcard_admission_holds(client: HostClient, rule: str) -> None:
+    """After a failed check of ``rule``: blocked by RO-2 when the host refuses ``readOnlyTools: ['mcp__*']``
+    with its ``provides.tools`` entry (all RO-2 asks for), for a plugin of internal tools only or one with an
+    external tool, while it installs the same plugin without the wildcard: the generated checks' plugins
+    declare the wildcard so. Asked only after a failure; RO-2's own checks are never re-examined."""
+    if rule == "RO-2" or "registration" not in client.capabilities:
+        return
+    refused = []
+    for name, tools in (
+        ("wildcard-probe-internal", [tool("wildcard_probe_status")]),
+        ("wildcard-probe-external", [tool("wildcard_probe_local"), tool("mcp__wildcardprobe__get", external=True)]),
+    ):
+        names = [t["name"] for t in tools]
+        declared = {"provides": {"tools": [_WILDCARD, *names], "readOnlyTools": [_WILDCARD]}}
+        if "error" not in client.install(plugin(name, tools, manifest=declared)):
+            continue
+        twin = [{**t, "name": f"{t['name']}_twin", "label": f"{t['name']}_twin"} for t in tools]
+        undeclared = {"provides": {"tools": [_WILDCARD, *(t["name"] for t in twin)]}}
+        if "error" not in client.install(plugin(f"{name}-twin", twin, manifest=undeclared)):
+            refused.append(name)
+    if refused:
+        pytest.skip(
+            f"blocked by RO-2: this {rule} check installs plugins declaring readOnlyTools ['{_WILDCARD}'] with "
+            f"its provides.tools entry, and the host refuses such a manifest while it installs the same plugin "
+            f"without the wildcard (refused: {shorten(refused)})"
+        )
+
+
 def registrations_hold(client: HostClient, rule: str) -> None:
     """After a failed check of ``rule`` that registered tools: blocked by the rule the host breaks in
-    registering them (origin: EXT-1/EXT-2; an admissible schema refused: SCHEMA-1), if any."""
+    registering them (origin: EXT-1/EXT-2; an admissible schema refused: SCHEMA-1; the wildcard with its
+    entry refused: RO-2), if any."""
     origin_holds(client, rule)
     schema_admission_holds(client, rule)
+    wildcard_admission_holds(client, rule)
 
 
 # Every host finding, not only those of the checks below that ask: a generated check of any family
@@ -129,6 +162,7 @@ def registrations_hold(client: HostClient, rule: str) -> None:
 # fault, one that refuses an admissible schema for SCHEMA-1's.
 reexamine_findings_with(origin_holds)
 reexamine_findings_with(schema_admission_holds)
+reexamine_findings_with(wildcard_admission_holds)
 
 
 @contextmanager

@@ -84,6 +84,20 @@ def _project_plan(host: ReferenceHostAdapter, root: str | None = None, conversat
 # -- RO ------------------------------------------------------------------------------------------------
 
 
+def test_ro_2_the_wildcard_with_its_entry_is_accepted_without_external_tools(hosts: Pair) -> None:
+    """RO-2: the wildcard needs the matching provides.tools entry, nothing more: with it, a plugin that has
+    registered no external tool yet is installed."""
+
+    def installed(host: ReferenceHostAdapter) -> bool:
+        manifest = {"provides": {"tools": ["mcp__*", "waiting_status"], "readOnlyTools": ["mcp__*"]}}
+        report = host.install_plugin(plugin("waiting", [tool("waiting_status")], manifest=manifest))
+        return "error" not in report and report["accepted"] == ["waiting_status"]
+
+    reference, mutant = hosts("ro_2_empty_wildcard_refused")
+    assert installed(reference) is True
+    assert installed(mutant) is False
+
+
 def test_ro_3_a_claim_on_a_core_tool_classifies_nothing(hosts: Pair) -> None:
     """RO-3: a plugin cannot classify a tool it does not own, a core tool (Write) included."""
 
