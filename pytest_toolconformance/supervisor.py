@@ -374,4 +374,23 @@ class LineProcess:
         return LineProcess(self.argv, **self._spec)
 
 
-__all__ = ["MAX_LINE", "LineProcess", "ProcessFault", "Tail"]
+class ProcessHolder:
+    """How the one :class:`LineProcess` a connection runs over stands (its id, whether it still runs,
+    its exit code): the part both protocol connections (the wire host's, the plugin bridge's) tell
+    alike. A subclass sets ``_process`` when it starts it."""
+
+    _process: LineProcess
+
+    @property
+    def pid(self) -> int:
+        return self._process.pid
+
+    @property
+    def exit_code(self) -> int | None:
+        return self._process.returncode
+
+    def alive(self) -> bool:
+        return self._process.alive()
+
+
+__all__ = ["MAX_LINE", "LineProcess", "ProcessFault", "ProcessHolder", "Tail"]

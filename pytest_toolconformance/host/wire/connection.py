@@ -19,7 +19,7 @@ import subprocess
 from collections.abc import Mapping, Sequence
 from typing import Protocol
 
-from pytest_toolconformance.supervisor import LineProcess, ProcessFault
+from pytest_toolconformance.supervisor import LineProcess, ProcessFault, ProcessHolder
 
 #: What is kept of a host's stderr for the messages of a fault.
 STDERR_TAIL_BYTES = 4000
@@ -44,7 +44,7 @@ class Connection(Protocol):
     def stop(self, grace: float = 0.0) -> None: ...
 
 
-class WireConnection:
+class WireConnection(ProcessHolder):
     """One running host (``argv``, started at once in ``cwd`` with ``env``) and its line transport.
 
     :meth:`request` raises :class:`~pytest_toolconformance.supervisor.ProcessFault` when the process
@@ -53,17 +53,6 @@ class WireConnection:
     def __init__(self, argv: Sequence[str], *, cwd: str | None = None, env: Mapping[str, str] | None = None) -> None:
         self._process = LineProcess(argv, cwd=cwd, env=env, stderr_limit=STDERR_TAIL_BYTES, name="wire-host")
         self._seq = 0
-
-    @property
-    def pid(self) -> int:
-        return self._process.pid
-
-    @property
-    def exit_code(self) -> int | None:
-        return self._process.returncode
-
-    def alive(self) -> bool:
-        return self._process.alive()
 
     def status_text(self) -> str:
         """How the process stands, for a message: ``(still running)``, ``(exit status 3)``, ..."""

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from pytest_toolconformance.confinement import Sandbox
-from pytest_toolconformance.supervisor import LineProcess, ProcessFault
+from pytest_toolconformance.supervisor import LineProcess, ProcessFault, ProcessHolder
 
 BRIDGE = Path(__file__).resolve().parent / "js" / "bridge.mjs"
 STDERR_TAIL_BYTES = 4096
@@ -98,7 +98,7 @@ def _release(ctx_w: int | None, workspace: str) -> None:
     shutil.rmtree(workspace, ignore_errors=True)
 
 
-class BridgeConnection:
+class BridgeConnection(ProcessHolder):
     """One running bridge (``argv``: its program and arguments), confined to a workspace of its own,
     and its line protocol.
 
@@ -109,9 +109,18 @@ class BridgeConnection:
     names the process in messages.
     """
 
-    def __init__(self, argv: Sequence[str], cwd: str | None, host_call_pipe: bool, writable: list[str], *,
-                 env: Mapping[str, str] | None = None, name: str = "node", visible: Sequence[str] = (),
-                 hidden: Sequence[str] = ()) -> None:
+    def __init__(
+        self,
+        argv: Sequence[str],
+        cwd: str | None,
+        host_call_pipe: bool,
+        writable: list[str],
+        *,
+        env: Mapping[str, str] | None = None,
+        name: str = "node",
+        visible: Sequence[str] = (),
+        hidden: Sequence[str] = (),
+    ) -> None:
         self._mark = f"\x1etcb:{secrets.token_hex(8)}@".encode("ascii")
         self._ids = 0
         # HOME and TMPDIR of the plugin: the one place (with ``writable``) it may write.
@@ -130,8 +139,12 @@ class BridgeConnection:
         sandbox = Sandbox([self.workspace, *writable], home=home, tmp=tmp, env=env, visible=visible, hidden=hidden)
         try:
             self._process = LineProcess(
-                list(argv), cwd=cwd, pass_fds=pass_fds, sandbox=sandbox,
-                stderr_limit=STDERR_TAIL_BYTES, name=name,
+                list(argv),
+                cwd=cwd,
+                pass_fds=pass_fds,
+                sandbox=sandbox,
+                stderr_limit=STDERR_TAIL_BYTES,
+                name=name,
             )
         except OSError:
             if self._ctx_w is not None:
@@ -158,17 +171,6 @@ class BridgeConnection:
                     with contextlib.suppress(OSError):
                         os.unlink(entry.path)
 
-    @property
-    def pid(self) -> int:
-        return self._process.pid
-
-    @property
-    def exit_code(self) -> int | None:
-        return self._process.returncode
-
-    def alive(self) -> bool:
-        return self._process.alive()
-
     def stderr_tail(self) -> str:
         """What the bridge wrote to stderr, and stray (unmarked) stdout, last ~4 KB."""
         return self._process.stderr_tail()
@@ -184,8 +186,9 @@ class BridgeConnection:
             if item.get("op") == "ready":
                 return
 
-    def request(self, message: dict[str, Any], *, bound_of: Callable[[str], float],
-                on_note: NoteHandler | None = None) -> dict[str, Any]:
+    def request(
+        self, message: dict[str, Any], *, bound_of: Callable[[str], float], on_note: NoteHandler | None = None
+    ) -> dict[str, Any]:
         """Send ``message`` and return its answer; ``on_note`` gets the notes on the way.
 
         Each step has its own bound, ``bound_of(step)``: a load starts in the kit's own set-up
@@ -212,8 +215,9 @@ class BridgeConnection:
             self.stop(grace=0)
             raise
 
-    def _answer(self, message: dict[str, Any], request_id: int, bound_of: Callable[[str], float],
-                on_note: NoteHandler | None) -> dict[str, Any]:
+    def _answer(
+        self, message: dict[str, Any], request_id: int, bound_of: Callable[[str], float], on_note: NoteHandler | None
+    ) -> dict[str, Any]:
         step = "kit" if message["op"] == "load" else str(message["op"])
         bound = bound_of(step)
         deadline = time.monotonic() + bound
@@ -260,7 +264,7 @@ class BridgeConnection:
                 # A raw write without a newline glued itself in front of a protocol line.
                 tail.add(b"[stdout] " + raw[:at] + b"\n")
             try:
-                return json.loads(raw[at + len(self._mark):])
+                return json.loads(raw[at + len(self._mark) :])
             except ValueError:
                 tail.add(b"[bridge] unreadable protocol line: " + raw[:200] + b"\n")
 
