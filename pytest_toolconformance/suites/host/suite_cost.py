@@ -24,9 +24,10 @@ host that serializes the definition again for every property it inspects grows a
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -127,6 +128,20 @@ def _install(client: HostClient, plugins: list[dict[str, Any]], size: int) -> No
         )
 
 
+@contextlib.contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Pause Python's garbage collector (after one collection) while compositions are timed: a
+    collection of the whole test process is not the host's composition time."""
+    gc.collect()
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
 def measure(client: HostClient, sizes: tuple[int, ...]) -> dict[int, tuple[float, float]]:
     """Per size, (first, later): the best seconds per tool of a session's first composition after
     the install, and of later compositions. Sizes are measured in interleaved rounds, so that a
@@ -135,10 +150,7 @@ def measure(client: HostClient, sizes: tuple[int, ...]) -> dict[int, tuple[float
     clock = clock_for(client)
     best = {size: [float("inf"), float("inf")] for size in sizes}
     totals: dict[int, int] = {}
-    gc.collect()
-    enabled = gc.isenabled()
-    gc.disable()  # a collection of the whole test process is not the host's composition time
-    try:
+    with _collector_paused():
         for _ in range(ROUNDS):
             for size in sizes:
                 _install(client, catalogs[size], size)
@@ -149,9 +161,6 @@ def measure(client: HostClient, sizes: tuple[int, ...]) -> dict[int, tuple[float
                 check(totals[size] >= size, f"the session's catalog holds the {size} tools", totals[size])
                 for _ in range(LATER_RUNS):
                     best[size][1] = min(best[size][1], _timed(session.compose, clock))
-    finally:
-        if enabled:
-            gc.enable()
     return {size: (best[size][0] / totals[size], best[size][1] / totals[size]) for size in sizes}
 
 
@@ -239,10 +248,7 @@ def measure_schema_sizes(client: HostClient, sizes: tuple[int, ...]) -> dict[int
     plugins = {size: wide_external(size) for size in sizes}
     clock = clock_for(client)
     best = {size: [float("inf"), float("inf")] for size in sizes}
-    gc.collect()
-    enabled = gc.isenabled()
-    gc.disable()  # a collection of the whole test process is not the host's composition time
-    try:
+    with _collector_paused():
         for _ in range(SCHEMA_ROUNDS):
             for size in sizes:
                 client.reset()
@@ -256,9 +262,6 @@ def measure_schema_sizes(client: HostClient, sizes: tuple[int, ...]) -> dict[int
                 best[size][0] = min(best[size][0], _timed(session.compose, clock))
                 for _ in range(SCHEMA_LATER_RUNS):
                     best[size][1] = min(best[size][1], _timed(session.compose, clock))
-    finally:
-        if enabled:
-            gc.enable()
     return {size: (best[size][0] / size, best[size][1] / size) for size in sizes}
 
 
