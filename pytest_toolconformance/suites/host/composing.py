@@ -85,6 +85,30 @@ def _keeps_definition(advertised: Any, original: Any) -> bool:
     return True
 
 
+def one_tool_plugin(
+    plugin: str,
+    tool: str,
+    description: str,
+    parameters: JSON,
+    *,
+    label: str | None = None,
+    handler: list[JSON] | None = None,
+    external: bool = False,
+) -> JSON:
+    """A plugin document ``plugin`` that registers the one tool ``tool`` (its label ``label`` or its
+    name; ``handler`` the steps it runs, none by default; ``external`` for an external tool)."""
+    entry: JSON = {
+        "name": tool,
+        "label": label or tool,
+        "description": description,
+        "parameters": parameters,
+        "handler": handler or [],
+    }
+    if external:
+        entry["options"] = {"external": True}
+    return {"name": plugin, "tools": [entry]}
+
+
 def install(client: HostClient, plugins: Iterable[JSON], *, rule: str | None = None) -> None:
     """Install generated plugins; each of their tools is valid, so each must be accepted (a finding of
     the running test's rule, or of ``rule`` where the install is another rule's precondition)."""

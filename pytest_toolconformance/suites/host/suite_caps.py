@@ -25,6 +25,7 @@ from pytest_toolconformance.suites.host.composing import (
     handler_received,
     install,
     keeps_schema,
+    one_tool_plugin,
     valid_utf8,
     without_reason,
 )
@@ -54,19 +55,9 @@ def test_external_descriptions_are_cut_at_1000_bytes_on_a_character_boundary(too
 
     def body(description: str) -> None:
         client.reset()
-        doc = {
-            "name": "bridge",
-            "tools": [
-                {
-                    "name": "mcp__srv__probe",
-                    "label": "probe",
-                    "description": description,
-                    "parameters": {"type": "object", "properties": {}},
-                    "handler": [],
-                    "options": {"external": True},
-                }
-            ],
-        }
+        doc = one_tool_plugin(
+            "bridge", "mcp__srv__probe", description, {"type": "object", "properties": {}}, label="probe", external=True
+        )
         install(client, [doc])
         session = client.open(identity={"userId": "u1"})
         scenario = {"plugin": doc, "originalBytes": measures.utf8_len(description)}
@@ -130,19 +121,7 @@ def test_external_definitions_over_8000_bytes_get_a_permissive_schema(toolconfor
     def body(definition: JSON) -> None:
         client.reset()
         name, description, parameters = definition["name"], definition["description"], definition["parameters"]
-        doc = {
-            "name": "bridge",
-            "tools": [
-                {
-                    "name": name,
-                    "label": name,
-                    "description": description,
-                    "parameters": parameters,
-                    "handler": [],
-                    "options": {"external": True},
-                }
-            ],
-        }
+        doc = one_tool_plugin("bridge", name, description, parameters, external=True)
         install(client, [doc])
         size = measures.definition_bytes(name, description, parameters)
         scenario = {
@@ -221,18 +200,7 @@ def test_internal_tools_are_never_capped(toolconformance_host: HostClient) -> No
     def body(example: tuple[str, JSON]) -> None:
         description, schema = example
         client.reset()
-        doc = {
-            "name": "local",
-            "tools": [
-                {
-                    "name": "local_probe",
-                    "label": "probe",
-                    "description": description,
-                    "parameters": schema,
-                    "handler": [],
-                }
-            ],
-        }
+        doc = one_tool_plugin("local", "local_probe", description, schema, label="probe")
         install(client, [doc])
         scenario = {
             "plugin": doc,
@@ -281,19 +249,9 @@ def test_external_arguments_reach_the_owner_as_sent(toolconformance_host: HostCl
     def body(example: tuple[JSON, JSON]) -> None:
         schema, arguments = example
         client.reset()
-        doc = {
-            "name": "bridge",
-            "tools": [
-                {
-                    "name": "mcp__srv__owner",
-                    "label": "owner",
-                    "description": "Remote.",
-                    "parameters": schema,
-                    "handler": [{"op": "echo"}],
-                    "options": {"external": True},
-                }
-            ],
-        }
+        doc = one_tool_plugin(
+            "bridge", "mcp__srv__owner", "Remote.", schema, label="owner", handler=[{"op": "echo"}], external=True
+        )
         install(client, [doc])
         outcome = client.open(identity={"userId": "u1"}).call("mcp__srv__owner", arguments)
         scenario = {"plugin": doc, "call": {"tool": "mcp__srv__owner", "arguments": arguments}}

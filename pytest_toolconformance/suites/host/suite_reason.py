@@ -25,6 +25,7 @@ from pytest_toolconformance.suites.host.composing import (
     compose_catalog,
     handler_received,
     install,
+    one_tool_plugin,
 )
 from pytest_toolconformance.suites.host.preconditions import origin_checked
 
@@ -124,18 +125,7 @@ def test_reason_is_consumed_before_the_handler(toolconformance_host: HostClient)
     def body(example: tuple[JSON, JSON, str]) -> None:
         schema, arguments, reason = example
         client.reset()
-        doc = {
-            "name": "local",
-            "tools": [
-                {
-                    "name": "local_probe",
-                    "label": "probe",
-                    "description": "Probe.",
-                    "parameters": schema,
-                    "handler": [{"op": "echo"}],
-                }
-            ],
-        }
+        doc = one_tool_plugin("local", "local_probe", "Probe.", schema, label="probe", handler=[{"op": "echo"}])
         install(client, [doc])
         sent = {**arguments, "reason": reason}
         session = client.open(identity={"userId": "u1"})
