@@ -1,9 +1,7 @@
 """CAP: what the host cuts of an external tool (its description at 1,000 bytes, its definition at
 8,000), what it never cuts (an internal tool), and that an external call's arguments reach their owner as sent.
 
-Generated checks: the scenario files pin the named cases, these properties look for the case nobody
-named. Every example starts from a fresh host (``client.reset()``), and a failure reports the shrunk
-example as its smallest scenario.
+Generated checks: Hypothesis properties, run as the package says (:mod:`pytest_toolconformance.suites.host`).
 """
 
 from __future__ import annotations

@@ -1,9 +1,7 @@
 """DIAG: diagnostics redact external names and their namespaces, stay local without external tools,
 and provider payloads carry no registration metadata.
 
-Generated checks: the scenario files pin the named cases, these properties look for the case nobody
-named. Every example starts from a fresh host (``client.reset()``), and a failure reports the shrunk
-example as its smallest scenario.
+Generated checks: Hypothesis properties, run as the package says (:mod:`pytest_toolconformance.suites.host`).
 """
 
 from __future__ import annotations

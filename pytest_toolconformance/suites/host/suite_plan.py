@@ -1,9 +1,7 @@
 """PLAN: plan mode: what a Plan turn advertises (the Build turn's list) and what it runs (the read-only
 set only, never an external tool).
 
-Generated checks: the scenario files pin the named cases, these properties look for the case nobody
-named. Every example starts from a fresh host (``client.reset()``), and a failure reports the shrunk
-example as its smallest scenario.
+Generated checks: Hypothesis properties, run as the package says (:mod:`pytest_toolconformance.suites.host`).
 """
 
 from __future__ import annotations

@@ -1,9 +1,7 @@
 """RO: read-only declarations: which tools are read-only (the ``mcp__*`` wildcard, exact names, foreign
 declarations) and what a read-only child receives.
 
-Generated checks: the scenario files pin the named cases, these properties look for the case nobody
-named. Every example starts from a fresh host (``client.reset()``), and a failure reports the shrunk
-example as its smallest scenario.
+Generated checks: Hypothesis properties, run as the package says (:mod:`pytest_toolconformance.suites.host`).
 """
 
 from __future__ import annotations

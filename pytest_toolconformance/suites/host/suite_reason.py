@@ -1,9 +1,7 @@
 """REASON: the optional ``reason`` field every internal tool gains (Bash and ToolSearch aside),
 that an external schema is never rebuilt to carry it, and that it is consumed before the handler.
 
-Generated checks: the scenario files pin the named cases, these properties look for the case nobody
-named. Every example starts from a fresh host (``client.reset()``), and a failure reports the shrunk
-example as its smallest scenario.
+Generated checks: Hypothesis properties, run as the package says (:mod:`pytest_toolconformance.suites.host`).
 """
 
 from __future__ import annotations

@@ -1,8 +1,6 @@
 """SCOPE: scoped tools reach exactly the sessions of their scope, and out of scope are absent, not refused.
 
-Generated checks: the scenario files pin the named cases, these properties look for the case nobody
-named. Every example starts from a fresh host (``client.reset()``), and a failure reports the shrunk
-example as its smallest scenario.
+Generated checks: Hypothesis properties, run as the package says (:mod:`pytest_toolconformance.suites.host`).
 """
 
 from __future__ import annotations
