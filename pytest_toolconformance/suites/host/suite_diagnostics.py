@@ -10,6 +10,7 @@ import pytest
 from hypothesis import strategies as st
 
 from pytest_toolconformance import strategies as tcs
+from pytest_toolconformance.host import scripted
 from pytest_toolconformance.host.client import HostClient, check
 from pytest_toolconformance.profile import name_strategy, run_property
 from pytest_toolconformance.suites.host.composing import (
@@ -142,3 +143,53 @@ def test_provider_payloads_carry_no_registration_metadata(toolconformance_host: 
                 )
 
     run_property(CATALOG_SESSIONS, body, share_draws=True)
+
+
+#: Twin tools, alike in everything the model sees (description, schema) and unlike in one piece of
+#: registration metadata each (the read-only classification, the scope), internal and external.
+_TWIN_SESSION = {"identity": {"userId": "acct-twins"}, "projectId": "proj-twins", "platform": "web"}
+_TWIN_SCOPE = {"ownerUserId": "acct-twins", "projectId": "proj-twins", "platform": "web"}
+_TWINS = {
+    "twin_plain": ("internal", {}),
+    "twin_read_only": ("internal", {}),
+    "twin_scoped": ("internal", _TWIN_SCOPE),
+    "mcp__twins__plain": ("external", {"external": True}),
+    "mcp__twins__scoped": ("external", {"external": True, **_TWIN_SCOPE}),
+}
+
+
+@pytest.mark.toolconformance("DIAG-3")
+def test_payload_entries_do_not_depend_on_registration_metadata(toolconformance_host: HostClient) -> None:
+    """Registration metadata is never inserted into provider payloads, under whatever name or in whatever
+    shape: two tools that differ only in their metadata get payload entries that differ only in name."""
+    client = toolconformance_host
+    client.require("registration", "composition", "scoping")
+    tools = [
+        scripted.tool(name, description="Looks a twin up.", parameters=scripted.flat_schema({"q": "string"}), **options)
+        for name, (_origin, options) in _TWINS.items()
+    ]
+    manifest = {"provides": {"tools": list(_TWINS), "readOnlyTools": ["twin_read_only"]}}
+    client.install_ok(scripted.plugin("twins", tools, manifest=manifest))
+    composed = client.open(**_TWIN_SESSION).compose()
+    listed = {entry.get("name") for entry in composed.get("catalog") or []}
+    entries = by_name(composed["payload"].get("tools") or [])
+    scenario = {"plugin": "twins", "manifest": manifest, "session": _TWIN_SESSION}
+    precondition(
+        set(_TWINS) <= listed, "SCOPE-1", "every twin, in this session's scope, in its catalog", sorted(listed)
+    )
+    # The payload names each tool (DIAG-1: redaction is the diagnostics' projection, not the payload's).
+    precondition(
+        set(_TWINS) <= set(entries), "DIAG-1", "every twin in the provider payload under its name", sorted(entries)
+    )
+    for origin in ("internal", "external"):
+        names = [name for name, (kind, _options) in _TWINS.items() if kind == origin]
+        plain = {k: v for k, v in entries[names[0]].items() if k != "name"}
+        for name in names[1:]:
+            twin = {k: v for k, v in entries[name].items() if k != "name"}
+            check(
+                twin == plain,
+                f"payload entry of {name} is that of {names[0]} but for its name: they differ only in registration "
+                "metadata, which the payload does not carry",
+                {names[0]: entries[names[0]], name: entries[name]},
+                scenario,
+            )

@@ -46,8 +46,13 @@ def _ran(host: ReferenceHostAdapter, session: str, name: str, arguments: dict[st
             {"identity": {"userId": "acct-1"}, "projectId": "p2"},
             False,
         ),
-        # no scope: instance-wide, a session from any platform gets it
-        ("scope_1_unscoped_tools_on_default_platform", {}, {**USER, "platform": "slack"}, True),
+        # no scope: instance-wide, every kind of conversation gets it
+        (
+            "scope_1_unscoped_tools_left_out_of_local_conversations",
+            {},
+            {**USER, "conversation": "local", "projectId": "p1"},
+            True,
+        ),
     ],
 )
 def test_scope_1_each_scope_form(
@@ -540,7 +545,7 @@ SMALL, FACTOR = 300, 10
 
 
 def _first_composition_per_tool(host: ReferenceHostAdapter, tools: int) -> float:
-    """The best of three sessions' first composition over ``tools`` plugin tools, per tool, in seconds
+    """The best of five sessions' first composition over ``tools`` plugin tools, per tool, in seconds
     (a session composed once before builds what every session shares)."""
     host.reset()
     for start in range(0, tools, 50):
@@ -548,7 +553,7 @@ def _first_composition_per_tool(host: ReferenceHostAdapter, tools: int) -> float
         _install(host, *batch, name=f"p{start}")
     host.compose(_session(host, USER))
     best = float("inf")
-    for _ in range(3):
+    for _ in range(5):
         session = _session(host, USER)
         began = time.perf_counter()
         host.compose(session)
