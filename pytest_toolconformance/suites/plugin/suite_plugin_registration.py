@@ -21,7 +21,7 @@ from pytest_toolconformance.plugins.parametrize import for_each_plugin, for_each
 from pytest_toolconformance.plugins.static import kind_notes, schema_error
 from pytest_toolconformance.plugins.subject import Subject, ToolSubject
 from pytest_toolconformance.plugins.under_test import PluginUnderTest, ToolUnderTest
-from reference_host import flat_object_problem
+from reference_host import InstallFinding, flat_object_problem
 
 pytest_generate_tests = generate_tests
 
@@ -40,8 +40,12 @@ def test_plugin_loads(toolconformance_subject: Subject) -> None:
         raise StepOutOfTime(f"[{subject.rule}] {plugin.error} (phase: {plugin.out_of_time})")
     if plugin.error is not None:
         # The load error is a sentence that already says what to fix.
-        raise subject.finding("the plugin to load: its entry imports, and register(ctx) completes within the bound",
-                              str(plugin.error), fix="", happened_limit=4000)
+        raise subject.finding(
+            "the plugin to load: its entry imports, and register(ctx) completes within the bound",
+            str(plugin.error),
+            fix="",
+            happened_limit=4000,
+        )
     assert plugin.report is not None
     if not plugin.report.accepted and not plugin.report.refused:
         subject.advise("register(ctx) completed but registered no tool; the kit has nothing to call", rule="REG-1")
@@ -68,8 +72,9 @@ def test_registration(toolconformance_subject: ToolSubject) -> None:
         for key in ("name", "label", "description"):
             value = getattr(registered, key)
             if not isinstance(value, str) or not value.strip():
-                raise subject.finding(f"a non-empty {key}", f"{key} is {value!r}",
-                                      fix=f"give defineTool a {key} string")
+                raise subject.finding(
+                    f"a non-empty {key}", f"{key} is {value!r}", fix=f"give defineTool a {key} string"
+                )
     else:
         problem = flat_object_problem(registered.parameters)
         if problem is not None:
@@ -109,6 +114,13 @@ def test_schema_kinds(toolconformance_subject: ToolSubject) -> None:
         )
 
 
+def _fail_on_install_findings(subject: Subject, findings: list[InstallFinding], expected: str, *, fix: str) -> None:
+    """Fail the check with the install's findings of its rule, each told in order; pass if there are none."""
+    __tracebackhide__ = True
+    if findings:
+        raise subject.finding(expected, "; ".join(f.message for f in findings), fix=fix)
+
+
 @for_each_plugin(["MANIFEST-3"])
 def test_manifest_audit(toolconformance_subject: Subject) -> None:
     """MANIFEST-3: provides.tools lists exactly what register registers (refused tools aside)."""
@@ -133,25 +145,24 @@ def test_manifest_audit(toolconformance_subject: Subject) -> None:
         pytest.skip(f"plugin {plugin.name} has no provides.tools in a manifest: nothing to audit")
     refused = {r.tool for r in plugin.report.refused}
     findings = [f for f in plugin.report.findings if f.rule == "MANIFEST-3" and f.tool not in refused]
-    if findings:
-        raise subject.finding(
-            "provides.tools to list every tool register registers, and nothing else",
-            "; ".join(f.message for f in findings),
-            fix="make provides.tools in the manifest match the registerTool calls",
-        )
+    _fail_on_install_findings(
+        subject,
+        findings,
+        "provides.tools to list every tool register registers, and nothing else",
+        fix="make provides.tools in the manifest match the registerTool calls",
+    )
 
 
 @for_each_plugin(["SCOPE-4"])
 def test_no_register_time_reads(toolconformance_subject: Subject) -> None:
     """SCOPE-4: currentIdentity/currentAccess/currentAccountUserId are never read during register."""
     subject = toolconformance_subject
-    findings = subject.plugin.register_findings
-    if findings:
-        raise subject.finding(
-            "no read of identity or access during register(ctx)",
-            "; ".join(f.message for f in findings),
-            fix="call ctx.currentIdentity()/currentAccess() inside execute, every call, and keep nothing",
-        )
+    _fail_on_install_findings(
+        subject,
+        subject.plugin.register_findings,
+        "no read of identity or access during register(ctx)",
+        fix="call ctx.currentIdentity()/currentAccess() inside execute, every call, and keep nothing",
+    )
 
 
 @for_each_tool(["COST-2"])
