@@ -3,14 +3,15 @@ what a composition advertises (the tools by name, every string in it, a schema l
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from hypothesis import strategies as st
 
 from pytest_toolconformance import strategies as tcs
 from pytest_toolconformance.host.client import HostClient, check
-from pytest_toolconformance.profile import name_strategy
+from pytest_toolconformance.profile import name_strategy, run_property
+from pytest_toolconformance.suites.host.preconditions import origin_checked
 
 JSON = dict[str, Any]
 # Keys that would carry registration metadata into a provider payload's tool entry (DIAG-3).
@@ -151,16 +152,30 @@ def valid_utf8(text: Any) -> bool:
     return True
 
 
-def compose_catalog(
-    client: HostClient, example: tuple[tcs.Catalog, list[JSON]]
-) -> Iterable[tuple[JSON, JSON, tcs.Catalog, JSON]]:
-    """A fresh host with the catalog's plugins installed, composed in each of its session specs:
-    ``(spec, composition, catalog, scenario)`` for each."""
-    catalog, specs = example
-    client.reset()
-    install(client, catalog.plugins)
-    for spec in specs:
-        yield spec, client.open(**spec).compose(), catalog, {"plugins": list(catalog.plugins), "session": spec}
+def composition_property(
+    client: HostClient,
+    judge: Callable[[JSON, JSON, tcs.Catalog, JSON], None],
+    *,
+    sessions: st.SearchStrategy[tuple[tcs.Catalog, list[JSON]]] | None = None,
+    origin_checked_too: bool = False,
+) -> None:
+    """The frame of a composition property: for each generated catalog and its session specs
+    (``sessions``, :data:`CATALOG_SESSIONS` by default), a fresh host with the catalog's plugins
+    installed, composed in each spec; ``judge(spec, composition, catalog, scenario)`` says what the
+    rule asks of each (its findings re-examined by the origin precondition where ``origin_checked_too``)."""
+
+    def body(example: tuple[tcs.Catalog, list[JSON]]) -> None:
+        catalog, specs = example
+        client.reset()
+        install(client, catalog.plugins)
+        for spec in specs:
+            judge(spec, client.open(**spec).compose(), catalog, {"plugins": list(catalog.plugins), "session": spec})
+
+    run_property(
+        CATALOG_SESSIONS if sessions is None else sessions,
+        origin_checked(client, body) if origin_checked_too else body,
+        share_draws=True,
+    )
 
 
 def scope_name(tool: tcs.CatalogTool) -> str:
@@ -203,7 +218,7 @@ __all__ = [
     "METADATA_KEYS",
     "READ_ONLY_SESSIONS",
     "by_name",
-    "compose_catalog",
+    "composition_property",
     "install",
     "scope_name",
     "strings_in",

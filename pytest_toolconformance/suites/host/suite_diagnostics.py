@@ -12,18 +12,17 @@ from hypothesis import strategies as st
 from pytest_toolconformance import strategies as tcs
 from pytest_toolconformance.host import scripted
 from pytest_toolconformance.host.client import HostClient, check
-from pytest_toolconformance.profile import name_strategy, run_property
+from pytest_toolconformance.profile import name_strategy
 from pytest_toolconformance.suites.host.composing import (
-    CATALOG_SESSIONS,
     JSON,
     METADATA_KEYS,
     by_name,
-    compose_catalog,
+    composition_property,
     keeps_schema,
     strings_in,
     without_reason,
 )
-from pytest_toolconformance.suites.host.preconditions import origin_checked, precondition
+from pytest_toolconformance.suites.host.preconditions import precondition
 
 # -- DIAG -------------------------------------------------------------------------------------------
 
@@ -33,28 +32,27 @@ def test_diagnostics_redact_external_names_and_their_namespaces(toolconformance_
     client = toolconformance_host
     client.require("registration", "composition", "scoping", "deferral", "diagnostics")
 
-    def body(example: tuple[tcs.Catalog, list[JSON]]) -> None:
-        for spec, composed, catalog, scenario in compose_catalog(client, example):
-            strings = list(strings_in(composed.get("diagnostics")))
-            secret = [t.name for t in catalog.tools if t.external] + sorted(catalog.external_plugins)
-            leaks = sorted({needle for needle in secret for s in strings if needle in s})
-            check(
-                not leaks,
-                "the cache diagnostics contain no external tool name and no namespace hosting an external tool",
-                {"leaked": leaks, "diagnostics": composed.get("diagnostics")},
-                scenario,
-            )
-            payload = {e.get("name") for e in composed["payload"].get("tools") or []}
-            for tool in catalog.visible_to(spec):
-                if tool.external and not tool.deferred:
-                    check(
-                        tool.name in payload,
-                        f"the provider payload still names {tool.name} (redaction is a separate projection)",
-                        sorted(n for n in payload if n),
-                        scenario,
-                    )
+    def judge(spec: JSON, composed: JSON, catalog: tcs.Catalog, scenario: JSON) -> None:
+        strings = list(strings_in(composed.get("diagnostics")))
+        secret = [t.name for t in catalog.tools if t.external] + sorted(catalog.external_plugins)
+        leaks = sorted({needle for needle in secret for s in strings if needle in s})
+        check(
+            not leaks,
+            "the cache diagnostics contain no external tool name and no namespace hosting an external tool",
+            {"leaked": leaks, "diagnostics": composed.get("diagnostics")},
+            scenario,
+        )
+        payload = {e.get("name") for e in composed["payload"].get("tools") or []}
+        for tool in catalog.visible_to(spec):
+            if tool.external and not tool.deferred:
+                check(
+                    tool.name in payload,
+                    f"the provider payload still names {tool.name} (redaction is a separate projection)",
+                    sorted(n for n in payload if n),
+                    scenario,
+                )
 
-    run_property(CATALOG_SESSIONS, body, share_draws=True)
+    composition_property(client, judge)
 
 
 @pytest.mark.toolconformance("DIAG-2")
@@ -62,39 +60,40 @@ def test_without_external_tools_diagnostics_stay_local(toolconformance_host: Hos
     client = toolconformance_host
     client.require("registration", "composition", "scoping", "deferral", "diagnostics")
 
-    def body(example: tuple[tcs.Catalog, list[JSON]]) -> None:
-        for spec, composed, catalog, scenario in compose_catalog(client, example):
-            strings = set(strings_in(composed.get("diagnostics")))
-            for tool in catalog.visible_to(spec):
-                check(
-                    tool.name in strings,
-                    f"with no external registrations, the diagnostics name local tool {tool.name}",
-                    composed.get("diagnostics"),
-                    scenario,
-                )
-                # A hosted namespace is a diagnostic name too: redacted only where it hosts an external tool.
-                check(
-                    any(tool.plugin in s for s in strings),
-                    f"with no external registrations, the diagnostics "
-                    f"name the hosted namespace {tool.plugin} of local tool {tool.name}",
-                    composed.get("diagnostics"),
-                    scenario,
-                )
-            payload = by_name(composed["payload"].get("tools") or [])
-            for tool in catalog.visible_to(spec):
-                if tool.deferred:
-                    continue
-                advertised = without_reason((payload.get(tool.name) or {}).get("parameters"))
-                check(
-                    keeps_schema(advertised, tool.parameters),
-                    f"local tool {tool.name}'s schema is advertised "
-                    "with every property and required name it was registered with (unredacted)",
-                    payload.get(tool.name),
-                    scenario,
-                )
+    def judge(spec: JSON, composed: JSON, catalog: tcs.Catalog, scenario: JSON) -> None:
+        strings = set(strings_in(composed.get("diagnostics")))
+        for tool in catalog.visible_to(spec):
+            check(
+                tool.name in strings,
+                f"with no external registrations, the diagnostics name local tool {tool.name}",
+                composed.get("diagnostics"),
+                scenario,
+            )
+            # A hosted namespace is a diagnostic name too: redacted only where it hosts an external tool.
+            check(
+                any(tool.plugin in s for s in strings),
+                f"with no external registrations, the diagnostics "
+                f"name the hosted namespace {tool.plugin} of local tool {tool.name}",
+                composed.get("diagnostics"),
+                scenario,
+            )
+        payload = by_name(composed["payload"].get("tools") or [])
+        for tool in catalog.visible_to(spec):
+            if tool.deferred:
+                continue
+            advertised = without_reason((payload.get(tool.name) or {}).get("parameters"))
+            check(
+                keeps_schema(advertised, tool.parameters),
+                f"local tool {tool.name}'s schema is advertised "
+                "with every property and required name it was registered with (unredacted)",
+                payload.get(tool.name),
+                scenario,
+            )
 
     local = st.tuples(tcs.catalogs(external=False), st.lists(tcs.session_specs(), min_size=1, max_size=2))
-    run_property(name_strategy(local, f"{__name__}.local catalogs"), origin_checked(client, body), share_draws=True)
+    composition_property(
+        client, judge, sessions=name_strategy(local, f"{__name__}.local catalogs"), origin_checked_too=True
+    )
 
 
 @pytest.mark.toolconformance("DIAG-3")
@@ -102,47 +101,46 @@ def test_provider_payloads_carry_no_registration_metadata(toolconformance_host: 
     client = toolconformance_host
     client.require("registration", "composition", "scoping", "deferral")
 
-    def body(example: tuple[tcs.Catalog, list[JSON]]) -> None:
-        for _spec, composed, catalog, scenario in compose_catalog(client, example):
-            payload = composed["payload"]
-            for entry in payload.get("tools") or []:
-                extra = sorted(METADATA_KEYS & set(entry))
-                check(not extra, f"payload entry {entry.get('name')} has no metadata keys", extra, scenario)
-            needles = [*tcs.ACCOUNTS, *tcs.PROJECTS, *(p["name"] for p in catalog.plugins)]
-            leaks = sorted({n for n in needles for s in strings_in(payload) if n in s})
+    def judge(_spec: JSON, composed: JSON, catalog: tcs.Catalog, scenario: JSON) -> None:
+        payload = composed["payload"]
+        for entry in payload.get("tools") or []:
+            extra = sorted(METADATA_KEYS & set(entry))
+            check(not extra, f"payload entry {entry.get('name')} has no metadata keys", extra, scenario)
+        needles = [*tcs.ACCOUNTS, *tcs.PROJECTS, *(p["name"] for p in catalog.plugins)]
+        leaks = sorted({n for n in needles for s in strings_in(payload) if n in s})
+        check(
+            not leaks,
+            "the provider payload mentions no owner, Project or plugin (namespace) of a registration",
+            leaks,
+            scenario,
+        )
+        known = catalog.by_name()
+        for entry in payload.get("tools") or []:
+            tool = known.get(entry.get("name"))
+            if tool is None or tool.external:
+                continue
+            advertised = without_reason(entry.get("parameters"))
+            inserted = set(advertised) | set(advertised.get("properties") or {})
+            # A schema that lost a registered property is a cut internal tool (CAP-3), not an insertion.
+            precondition(
+                keeps_schema(advertised, tool.parameters),
+                "CAP-3",
+                f"internal tool {tool.name} advertised with every property and required name it registered",
+                {"advertised": entry.get("parameters"), "registered": tool.parameters},
+            )
             check(
-                not leaks,
-                "the provider payload mentions no owner, Project or plugin (namespace) of a registration",
-                leaks,
+                not inserted & METADATA_KEYS,
+                f"internal tool {tool.name}'s advertised schema is its own (plus reason, and what the host adds "
+                "of its own), with no registration metadata inserted",
+                {
+                    "advertised": entry.get("parameters"),
+                    "registered": tool.parameters,
+                    "metadataKeys": sorted(inserted & METADATA_KEYS),
+                },
                 scenario,
             )
-            known = catalog.by_name()
-            for entry in payload.get("tools") or []:
-                tool = known.get(entry.get("name"))
-                if tool is None or tool.external:
-                    continue
-                advertised = without_reason(entry.get("parameters"))
-                inserted = set(advertised) | set(advertised.get("properties") or {})
-                # A schema that lost a registered property is a cut internal tool (CAP-3), not an insertion.
-                precondition(
-                    keeps_schema(advertised, tool.parameters),
-                    "CAP-3",
-                    f"internal tool {tool.name} advertised with every property and required name it registered",
-                    {"advertised": entry.get("parameters"), "registered": tool.parameters},
-                )
-                check(
-                    not inserted & METADATA_KEYS,
-                    f"internal tool {tool.name}'s advertised schema is its own (plus reason, and what the host adds "
-                    "of its own), with no registration metadata inserted",
-                    {
-                        "advertised": entry.get("parameters"),
-                        "registered": tool.parameters,
-                        "metadataKeys": sorted(inserted & METADATA_KEYS),
-                    },
-                    scenario,
-                )
 
-    run_property(CATALOG_SESSIONS, body, share_draws=True)
+    composition_property(client, judge)
 
 
 #: Twin tools, alike in everything the model sees (description, schema) and unlike in one piece of

@@ -17,10 +17,9 @@ from pytest_toolconformance import strategies as tcs
 from pytest_toolconformance.host.client import HostClient, check
 from pytest_toolconformance.profile import name_strategy, run_property
 from pytest_toolconformance.suites.host.composing import (
-    CATALOG_SESSIONS,
     EXCLUDED_FROM_REASON,
     JSON,
-    compose_catalog,
+    composition_property,
     handler_received,
     install,
     one_tool_plugin,
@@ -46,22 +45,21 @@ def test_every_internal_tool_gains_an_optional_reason(toolconformance_host: Host
     client = toolconformance_host
     client.require("registration", "composition", "scoping", "deferral")
 
-    def body(example: tuple[tcs.Catalog, list[JSON]]) -> None:
-        for _spec, composed, catalog, scenario in compose_catalog(client, example):
-            known = catalog.by_name()
-            for entry in composed["tools"]:
-                tool = known.get(entry["name"])
-                if (tool is not None and tool.external) or entry["name"] in EXCLUDED_FROM_REASON:
-                    continue
-                problem = _reason_problem(entry.get("parameters"))
-                check(
-                    problem is None,
-                    f"internal tool {entry['name']} is advertised with an optional string reason ({problem})",
-                    entry.get("parameters"),
-                    scenario,
-                )
+    def judge(_spec: JSON, composed: JSON, catalog: tcs.Catalog, scenario: JSON) -> None:
+        known = catalog.by_name()
+        for entry in composed["tools"]:
+            tool = known.get(entry["name"])
+            if (tool is not None and tool.external) or entry["name"] in EXCLUDED_FROM_REASON:
+                continue
+            problem = _reason_problem(entry.get("parameters"))
+            check(
+                problem is None,
+                f"internal tool {entry['name']} is advertised with an optional string reason ({problem})",
+                entry.get("parameters"),
+                scenario,
+            )
 
-    run_property(CATALOG_SESSIONS, origin_checked(client, body), share_draws=True)
+    composition_property(client, judge, origin_checked_too=True)
 
 
 @pytest.mark.toolconformance("REASON-2")
@@ -69,19 +67,18 @@ def test_bash_and_toolsearch_never_gain_reason(toolconformance_host: HostClient)
     client = toolconformance_host
     client.require("registration", "composition", "scoping", "deferral")
 
-    def body(example: tuple[tcs.Catalog, list[JSON]]) -> None:
-        for _spec, composed, _catalog, scenario in compose_catalog(client, example):
-            for entry in composed["tools"] + list(composed["payload"].get("tools") or []):
-                if entry.get("name") in EXCLUDED_FROM_REASON:
-                    props = (entry.get("parameters") or {}).get("properties") or {}
-                    check(
-                        "reason" not in props,
-                        f"{entry['name']} is advertised without reason",
-                        entry.get("parameters"),
-                        scenario,
-                    )
+    def judge(_spec: JSON, composed: JSON, _catalog: tcs.Catalog, scenario: JSON) -> None:
+        for entry in composed["tools"] + list(composed["payload"].get("tools") or []):
+            if entry.get("name") in EXCLUDED_FROM_REASON:
+                props = (entry.get("parameters") or {}).get("properties") or {}
+                check(
+                    "reason" not in props,
+                    f"{entry['name']} is advertised without reason",
+                    entry.get("parameters"),
+                    scenario,
+                )
 
-    run_property(CATALOG_SESSIONS, body, share_draws=True)
+    composition_property(client, judge)
 
 
 @pytest.mark.toolconformance("REASON-3")
@@ -89,24 +86,23 @@ def test_external_schemas_are_never_reconstructed(toolconformance_host: HostClie
     client = toolconformance_host
     client.require("registration", "composition", "scoping", "deferral")
 
-    def body(example: tuple[tcs.Catalog, list[JSON]]) -> None:
-        for _spec, composed, catalog, scenario in compose_catalog(client, example):
-            known = catalog.by_name()
-            for entry in composed["tools"] + list(composed["payload"].get("tools") or []):
-                tool = known.get(entry.get("name"))
-                if tool is None or not tool.external:
-                    continue
-                if measures.definition_bytes(tool.name, tool.description, tool.parameters) > measures.DEFINITION_CAP:
-                    continue  # CAP-2 replaces it; that is checked there
-                check(
-                    measures.js_stringify(entry.get("parameters")) == measures.js_stringify(tool.parameters),
-                    f"external tool {tool.name} is advertised with its schema byte-identical to the registered one "
-                    "(no reason, nothing rebuilt)",
-                    {"advertised": entry.get("parameters"), "registered": tool.parameters},
-                    scenario,
-                )
+    def judge(_spec: JSON, composed: JSON, catalog: tcs.Catalog, scenario: JSON) -> None:
+        known = catalog.by_name()
+        for entry in composed["tools"] + list(composed["payload"].get("tools") or []):
+            tool = known.get(entry.get("name"))
+            if tool is None or not tool.external:
+                continue
+            if measures.definition_bytes(tool.name, tool.description, tool.parameters) > measures.DEFINITION_CAP:
+                continue  # CAP-2 replaces it; that is checked there
+            check(
+                measures.js_stringify(entry.get("parameters")) == measures.js_stringify(tool.parameters),
+                f"external tool {tool.name} is advertised with its schema byte-identical to the registered one "
+                "(no reason, nothing rebuilt)",
+                {"advertised": entry.get("parameters"), "registered": tool.parameters},
+                scenario,
+            )
 
-    run_property(CATALOG_SESSIONS, body, share_draws=True)
+    composition_property(client, judge)
 
 
 @st.composite

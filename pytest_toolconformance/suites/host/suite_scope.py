@@ -13,7 +13,7 @@ from pytest_toolconformance.profile import run_property
 from pytest_toolconformance.suites.host.composing import (
     CATALOG_SESSIONS,
     JSON,
-    compose_catalog,
+    composition_property,
     install,
     scope_name,
     strings_in,
@@ -28,26 +28,25 @@ def test_scoped_tools_reach_the_sessions_of_their_scope(toolconformance_host: Ho
     client = toolconformance_host
     client.require("registration", "composition", "scoping", "deferral")
 
-    def body(example: tuple[tcs.Catalog, list[JSON]]) -> None:
-        for spec, composed, catalog, scenario in compose_catalog(client, example):
-            listed = {e["name"]: e for e in composed["catalog"]}
-            tools = {e["name"] for e in composed["tools"]}
-            for tool in catalog.visible_to(spec):
+    def judge(spec: JSON, composed: JSON, catalog: tcs.Catalog, scenario: JSON) -> None:
+        listed = {e["name"]: e for e in composed["catalog"]}
+        tools = {e["name"] for e in composed["tools"]}
+        for tool in catalog.visible_to(spec):
+            check(
+                tool.name in listed,
+                f"{tool.name} (scope {scope_name(tool)}) is in the catalog of a session in its scope",
+                sorted(listed),
+                scenario,
+            )
+            if not tool.deferred:
                 check(
-                    tool.name in listed,
-                    f"{tool.name} (scope {scope_name(tool)}) is in the catalog of a session in its scope",
-                    sorted(listed),
+                    tool.name in tools,
+                    f"{tool.name} (scope {scope_name(tool)}) is in the tool list",
+                    sorted(tools),
                     scenario,
                 )
-                if not tool.deferred:
-                    check(
-                        tool.name in tools,
-                        f"{tool.name} (scope {scope_name(tool)}) is in the tool list",
-                        sorted(tools),
-                        scenario,
-                    )
 
-    run_property(CATALOG_SESSIONS, body, share_draws=True)
+    composition_property(client, judge)
 
 
 @pytest.mark.toolconformance("SCOPE-2")
