@@ -391,8 +391,10 @@ def _keep(entry: tuple[Path, str], drawn: list[Any]) -> None:
         entries = sorted((*path.parent.glob("*.json"), *path.parent.glob("*.pickle")), key=lambda p: p.stat().st_mtime)
         for old in entries[: max(0, len(entries) - _KEPT_ENTRIES)]:
             old.unlink(missing_ok=True)
-    except OSError:
-        pass  # a full or read-only temp folder: the draws live for this run only
+    except (OSError, pickle.PicklingError, TypeError, AttributeError):
+        # A full or read-only temp folder, or a value pickle cannot write (a class its module no longer
+        # names, as after a test run re-imports the kit): the draws live for this run only.
+        pass
     finally:
         if written is not None:
             with contextlib.suppress(OSError):

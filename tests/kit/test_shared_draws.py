@@ -10,6 +10,7 @@ rules would see without it.
 from __future__ import annotations
 
 import json
+import sys
 import tempfile
 import textwrap
 from pathlib import Path
@@ -386,3 +387,18 @@ def test_a_value_pickle_cannot_hold_is_still_shared_copied() -> None:
         profile.run_property(strategy, seen.append, share_draws=True)
     assert len(seen) == 20 and [n for n, _ in seen[:10]] == [n for n, _ in seen[10:]]
     assert all(function() == "a function" for _, function in seen)
+
+
+class _Shadowed:
+    """A class its module no longer names (as after a test run re-imported the kit): pickle refuses it."""
+
+
+def test_draws_pickle_cannot_keep_live_for_the_run_only(kit_run: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from hypothesis import strategies as st
+
+    strategy = profile.name_strategy(st.builds(_Shadowed), "tests.kit.shadowed")
+    monkeypatch.setattr(sys.modules[__name__], "_Shadowed", type("_Shadowed", (), {}))
+    seen: list[Any] = []
+    with options.activated(options.Settings(seed=7, max_examples=5)):
+        profile.run_property(strategy, seen.append, share_draws=True)
+    assert seen and not list(kit_run.glob("*.pickle")) and not list(kit_run.glob("*.tmp"))
