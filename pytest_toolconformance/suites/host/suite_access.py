@@ -15,14 +15,13 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule, run_state_machine_as_test
 
 from pytest_toolconformance.host.client import HostClient, Session, check
 from pytest_toolconformance.host.contract import JSON
 from pytest_toolconformance.host.scripted import plugin, tool
-from pytest_toolconformance.profile import seeded, settings_for
+from pytest_toolconformance.profile import name_strategy, run_property, seeded, settings_for
 
 ACCOUNT = "acct-live"
 PROJECTS = ("p1", "p2", "p3", "p4")
@@ -270,6 +269,11 @@ def test_access5_reread_within_one_call(toolconformance_host: HostClient, wait: 
 #: Directories the generated roots and paths are drawn from; ``ab`` catches a string-prefix match of ``a``.
 _DIRS = ("a", "a/x", "ab", "b")
 _ROOTS = st.lists(st.sampled_from(["/workspace"] + [f"/workspace/{d}" for d in _DIRS]), max_size=3, unique=True)
+# The properties below are plain functions of their case, so they share their draws (profile.run_property):
+# a later run reads the cases kept from the first instead of generating them under Hypothesis again.
+_ROOTS_BEFORE_AFTER = name_strategy(st.tuples(_ROOTS, _ROOTS), f"{__name__}.roots before and after")
+# The queue runs under roots that confine to somewhere (see ACCESS-6's check).
+_ROOTS_QUEUED_RUN = name_strategy(st.tuples(_ROOTS, _ROOTS.filter(bool)), f"{__name__}.roots queued and run under")
 
 
 def _within(guest: str, roots: list[str]) -> bool:
@@ -294,9 +298,8 @@ def test_access8_file_tools_follow_current_access_roots(toolconformance_host: Ho
     toolconformance_host.require("file-tools", "sandbox", "policy")
     client = toolconformance_host
 
-    @settings_for(25)
-    @given(before=_ROOTS, after=_ROOTS)
-    def run(before: list[str], after: list[str]) -> None:
+    def run(case: tuple[list[str], list[str]]) -> None:
+        before, after = case
         client.reset()
         with _fresh_root() as tmp:
             from pathlib import Path
@@ -350,7 +353,7 @@ def test_access8_file_tools_follow_current_access_roots(toolconformance_host: Ho
                         {**scenario, "call": {"tool": "Write", "file_path": guest_new}},
                     )
 
-    seeded(run)()
+    run_property(_ROOTS_BEFORE_AFTER, run, cap=25, share_draws=True)
 
 
 @pytest.mark.toolconformance("ACCESS-6")
@@ -363,9 +366,8 @@ def test_access6_queue_rechecks_roots_at_run_time(toolconformance_host: HostClie
     # The queue runs under roots that confine to somewhere: no roots at all is ACCESS-8's empty-roots case
     # (a host reading them as every root breaks that, not the recheck); the queue under no roots is a
     # scenario with that reading as its ACCESS-8 precondition (access/queued-write-refused-after-roots-revoked).
-    @settings_for(25)
-    @given(queued_under=_ROOTS, run_under=_ROOTS.filter(bool))
-    def run(queued_under: list[str], run_under: list[str]) -> None:
+    def run(case: tuple[list[str], list[str]]) -> None:
+        queued_under, run_under = case
         client.reset()
         with _fresh_root() as tmp:
             from pathlib import Path
@@ -391,10 +393,11 @@ def test_access6_queue_rechecks_roots_at_run_time(toolconformance_host: HostClie
                     scenario,
                 )
 
-    seeded(run)()
+    run_property(_ROOTS_QUEUED_RUN, run, cap=25, share_draws=True)
 
 
 _GUARD_ACTIONS = st.lists(st.sampled_from(["read", "change", "write", "edit"]), min_size=1, max_size=8)
+_GUARD_HISTORIES = name_strategy(st.tuples(_GUARD_ACTIONS, st.booleans()), f"{__name__}.guard histories")
 
 
 @pytest.mark.toolconformance("ACCESS-7")
@@ -404,9 +407,8 @@ def test_access7_guard_over_random_histories(toolconformance_host: HostClient) -
     toolconformance_host.require("file-tools", "sandbox")
     client = toolconformance_host
 
-    @settings_for(30)
-    @given(actions=_GUARD_ACTIONS, exists_first=st.booleans())
-    def run(actions: list[str], exists_first: bool) -> None:
+    def run(case: tuple[list[str], bool]) -> None:
+        actions, exists_first = case
         client.reset()
         with _fresh_root() as tmp:
             from pathlib import Path
@@ -451,4 +453,4 @@ def test_access7_guard_over_random_histories(toolconformance_host: HostClient) -
                 if allowed:
                     seen = new
 
-    seeded(run)()
+    run_property(_GUARD_HISTORIES, run, cap=30, share_draws=True)
