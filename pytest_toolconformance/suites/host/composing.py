@@ -156,13 +156,16 @@ def composition_property(
     client: HostClient,
     judge: Callable[[JSON, JSON, tcs.Catalog, JSON], None],
     *,
+    needs: tuple[str, ...] = (),
     sessions: st.SearchStrategy[tuple[tcs.Catalog, list[JSON]]] | None = None,
     origin_checked_too: bool = False,
 ) -> None:
     """The frame of a composition property: for each generated catalog and its session specs
     (``sessions``, :data:`CATALOG_SESSIONS` by default), a fresh host with the catalog's plugins
     installed, composed in each spec; ``judge(spec, composition, catalog, scenario)`` says what the
-    rule asks of each (its findings re-examined by the origin precondition where ``origin_checked_too``)."""
+    rule asks of each (its findings re-examined by the origin precondition where ``origin_checked_too``).
+    The host must offer what the frame uses, and ``needs`` besides."""
+    client.require("registration", "composition", "scoping", "deferral", *needs)
 
     def body(example: tuple[tcs.Catalog, list[JSON]]) -> None:
         catalog, specs = example

@@ -29,9 +29,6 @@ from pytest_toolconformance.suites.host.preconditions import precondition
 
 @pytest.mark.toolconformance("DIAG-1")
 def test_diagnostics_redact_external_names_and_their_namespaces(toolconformance_host: HostClient) -> None:
-    client = toolconformance_host
-    client.require("registration", "composition", "scoping", "deferral", "diagnostics")
-
     def judge(spec: JSON, composed: JSON, catalog: tcs.Catalog, scenario: JSON) -> None:
         strings = list(strings_in(composed.get("diagnostics")))
         secret = [t.name for t in catalog.tools if t.external] + sorted(catalog.external_plugins)
@@ -52,14 +49,11 @@ def test_diagnostics_redact_external_names_and_their_namespaces(toolconformance_
                     scenario,
                 )
 
-    composition_property(client, judge)
+    composition_property(toolconformance_host, judge, needs=("diagnostics",))
 
 
 @pytest.mark.toolconformance("DIAG-2")
 def test_without_external_tools_diagnostics_stay_local(toolconformance_host: HostClient) -> None:
-    client = toolconformance_host
-    client.require("registration", "composition", "scoping", "deferral", "diagnostics")
-
     def judge(spec: JSON, composed: JSON, catalog: tcs.Catalog, scenario: JSON) -> None:
         strings = set(strings_in(composed.get("diagnostics")))
         for tool in catalog.visible_to(spec):
@@ -92,15 +86,16 @@ def test_without_external_tools_diagnostics_stay_local(toolconformance_host: Hos
 
     local = st.tuples(tcs.catalogs(external=False), st.lists(tcs.session_specs(), min_size=1, max_size=2))
     composition_property(
-        client, judge, sessions=name_strategy(local, f"{__name__}.local catalogs"), origin_checked_too=True
+        toolconformance_host,
+        judge,
+        needs=("diagnostics",),
+        sessions=name_strategy(local, f"{__name__}.local catalogs"),
+        origin_checked_too=True,
     )
 
 
 @pytest.mark.toolconformance("DIAG-3")
 def test_provider_payloads_carry_no_registration_metadata(toolconformance_host: HostClient) -> None:
-    client = toolconformance_host
-    client.require("registration", "composition", "scoping", "deferral")
-
     def judge(_spec: JSON, composed: JSON, catalog: tcs.Catalog, scenario: JSON) -> None:
         payload = composed["payload"]
         for entry in payload.get("tools") or []:
@@ -140,7 +135,7 @@ def test_provider_payloads_carry_no_registration_metadata(toolconformance_host: 
                 scenario,
             )
 
-    composition_property(client, judge)
+    composition_property(toolconformance_host, judge)
 
 
 #: Twin tools, alike in everything the model sees (description, schema) and unlike in one piece of

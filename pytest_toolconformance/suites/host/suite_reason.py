@@ -42,9 +42,6 @@ def _reason_problem(parameters: Any) -> str | None:
 
 @pytest.mark.toolconformance("REASON-1")
 def test_every_internal_tool_gains_an_optional_reason(toolconformance_host: HostClient) -> None:
-    client = toolconformance_host
-    client.require("registration", "composition", "scoping", "deferral")
-
     def judge(_spec: JSON, composed: JSON, catalog: tcs.Catalog, scenario: JSON) -> None:
         known = catalog.by_name()
         for entry in composed["tools"]:
@@ -59,14 +56,11 @@ def test_every_internal_tool_gains_an_optional_reason(toolconformance_host: Host
                 scenario,
             )
 
-    composition_property(client, judge, origin_checked_too=True)
+    composition_property(toolconformance_host, judge, origin_checked_too=True)
 
 
 @pytest.mark.toolconformance("REASON-2")
 def test_bash_and_toolsearch_never_gain_reason(toolconformance_host: HostClient) -> None:
-    client = toolconformance_host
-    client.require("registration", "composition", "scoping", "deferral")
-
     def judge(_spec: JSON, composed: JSON, _catalog: tcs.Catalog, scenario: JSON) -> None:
         for entry in composed["tools"] + list(composed["payload"].get("tools") or []):
             if entry.get("name") in EXCLUDED_FROM_REASON:
@@ -78,14 +72,11 @@ def test_bash_and_toolsearch_never_gain_reason(toolconformance_host: HostClient)
                     scenario,
                 )
 
-    composition_property(client, judge)
+    composition_property(toolconformance_host, judge)
 
 
 @pytest.mark.toolconformance("REASON-3")
 def test_external_schemas_are_never_reconstructed(toolconformance_host: HostClient) -> None:
-    client = toolconformance_host
-    client.require("registration", "composition", "scoping", "deferral")
-
     def judge(_spec: JSON, composed: JSON, catalog: tcs.Catalog, scenario: JSON) -> None:
         known = catalog.by_name()
         for entry in composed["tools"] + list(composed["payload"].get("tools") or []):
@@ -102,7 +93,7 @@ def test_external_schemas_are_never_reconstructed(toolconformance_host: HostClie
                 scenario,
             )
 
-    composition_property(client, judge)
+    composition_property(toolconformance_host, judge)
 
 
 @st.composite

@@ -25,9 +25,6 @@ from pytest_toolconformance.suites.host.preconditions import precondition
 
 @pytest.mark.toolconformance("SCOPE-1")
 def test_scoped_tools_reach_the_sessions_of_their_scope(toolconformance_host: HostClient) -> None:
-    client = toolconformance_host
-    client.require("registration", "composition", "scoping", "deferral")
-
     def judge(spec: JSON, composed: JSON, catalog: tcs.Catalog, scenario: JSON) -> None:
         listed = {e["name"]: e for e in composed["catalog"]}
         tools = {e["name"] for e in composed["tools"]}
@@ -46,7 +43,7 @@ def test_scoped_tools_reach_the_sessions_of_their_scope(toolconformance_host: Ho
                     scenario,
                 )
 
-    composition_property(client, judge)
+    composition_property(toolconformance_host, judge)
 
 
 @pytest.mark.toolconformance("SCOPE-2")
