@@ -13,6 +13,7 @@ ALSO = {
     "ACCESS-2": "a demotion after the first read is never seen",
     "ACCESS-6": "a queued mutation is rechecked against the stale access",
     "ACCESS-8": "file tools read the stale roots",
+    "PLANFILE-5": "a child's access is its first read, not read at execution time, which PLANFILE-5 says of children",
 }
 
 
