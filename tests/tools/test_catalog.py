@@ -79,8 +79,9 @@ def test_no_test_or_mutant_names_an_unknown_rule() -> None:
 
 def test_every_dimension_cell_names_checks_and_mutants_that_exist() -> None:
     """Each cell of a rule's dimension table (data/dimensions.json) is covered by at least one check that
-    collection finds (a scenario case id, or ``suite_*.py::test_name``), and names only mutant hosts
-    that exist; its rule is a host rule. A cell nobody covers is not written as covered."""
+    collection finds (a scenario case id, or ``suite_*.py::test_name``) and proven by at least one broken
+    host that exists (test_mutants.py holds it red on its rule); its rule is a host rule. A cell nobody
+    covers is not written as covered."""
     coverage = catalog.scan(REPO)
     checks = {c.name for found in coverage.checks.values() for c in found}
     mutants = {Path(m).stem for found in coverage.mutants.values() for m in found}
@@ -95,6 +96,8 @@ def test_every_dimension_cell_names_checks_and_mutants_that_exist() -> None:
             where = f"{rule} / {cell['dimension']} / {cell['cell']}"
             if not cell["checks"]:
                 problems.append(f"{where}: no check covers it")
+            if not cell["mutants"]:
+                problems.append(f"{where}: no broken host in tests/subjects/mutants/ proves its check can fail")
             problems += [f"{where}: no check {name!r} is collected" for name in cell["checks"] if name not in checks]
             problems += [f"{where}: no mutant {name!r} in tests/subjects/mutants/" for name in cell["mutants"]
                          if name not in mutants]
