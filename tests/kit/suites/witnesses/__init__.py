@@ -1,3 +1,34 @@
 """Witnesses of the broken hosts in tests/subjects/mutants, one module per group of rule families:
 each shows through the adapter contract alone that the reference host does what a rule's sentence says
-and the broken host does not."""
+and the broken host does not. What several witnesses do the same way is here; the fixture ``hosts`` is
+in conftest.py."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from pytest_toolconformance.host.inprocess import ReferenceHostAdapter
+from pytest_toolconformance.host.scripted import plugin
+
+#: ``hosts(mutant)`` gives (reference host, broken host).
+Pair = Callable[[str], tuple[ReferenceHostAdapter, ReferenceHostAdapter]]
+
+
+def session_of(host: ReferenceHostAdapter, spec: dict[str, Any]) -> str:
+    answer = host.open_session(spec)
+    assert "session" in answer, answer
+    return answer["session"]
+
+
+def tool_names(host: ReferenceHostAdapter, session: str) -> set[str]:
+    return {entry["name"] for entry in host.compose(session)["tools"]}
+
+
+def install(host: ReferenceHostAdapter, *tools: dict[str, Any], name: str = "witness") -> None:
+    report = host.install_plugin(plugin(name, list(tools)))
+    assert "error" not in report, report
+
+
+def text_of(answer: dict[str, Any]) -> str:
+    return "".join(item.get("text", "") for item in answer["content"])

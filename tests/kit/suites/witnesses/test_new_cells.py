@@ -8,43 +8,18 @@ that the reference host does what the rule's sentence says and the mutant does n
 
 from __future__ import annotations
 
-import importlib
 import time
-from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from pytest_toolconformance.host.inprocess import ReferenceHostAdapter, reference_adapter
+from pytest_toolconformance.host.inprocess import ReferenceHostAdapter
 from pytest_toolconformance.host.scripted import plugin, tool
-
-Pair = Callable[[str], tuple[ReferenceHostAdapter, ReferenceHostAdapter]]
+from tests.kit.suites.witnesses import session_of as _session
 
 #: A valid 1x1 PNG, the image a scripted tool returns.
 PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="
-
-
-@pytest.fixture
-def hosts() -> Iterator[Pair]:
-    """``hosts(mutant)``: a fresh reference adapter and a fresh adapter over the named mutant."""
-    opened: list[ReferenceHostAdapter] = []
-
-    def make(name: str) -> tuple[ReferenceHostAdapter, ReferenceHostAdapter]:
-        module = importlib.import_module(f"tests.subjects.mutants.{name}")
-        pair = (reference_adapter(), module.factory())
-        opened.extend(pair)
-        return pair
-
-    yield make
-    for adapter in opened:
-        adapter.close()
-
-
-def _session(host: ReferenceHostAdapter, spec: dict[str, Any]) -> str:
-    answer = host.open_session(spec)
-    assert "session" in answer, answer
-    return answer["session"]
 
 
 def _install(

@@ -5,35 +5,16 @@ the rule's sentence says in one cell of the rule's dimension table and the broke
 
 from __future__ import annotations
 
-import importlib
 import unicodedata
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
-import pytest
-
-from pytest_toolconformance.host.inprocess import ReferenceHostAdapter, reference_adapter
+from pytest_toolconformance.host.inprocess import ReferenceHostAdapter
 from pytest_toolconformance.host.scripted import flat_schema, plugin, tool
+from tests.kit.suites.witnesses import Pair
 
-Pair = Callable[[str], tuple[ReferenceHostAdapter, ReferenceHostAdapter]]
 Probe = Callable[[ReferenceHostAdapter], Any]
 ECHO = [{"op": "echo"}]
-
-
-@pytest.fixture
-def hosts() -> Iterator[Pair]:
-    """``hosts(mutant)``: a fresh reference adapter and a fresh adapter over the named mutant."""
-    opened: list[ReferenceHostAdapter] = []
-
-    def make(name: str) -> tuple[ReferenceHostAdapter, ReferenceHostAdapter]:
-        module = importlib.import_module(f"tests.subjects.mutants.{name}")
-        pair = (reference_adapter(), module.factory())
-        opened.extend(pair)
-        return pair
-
-    yield make
-    for adapter in opened:
-        adapter.close()
 
 
 def differ(hosts: Pair, mutant: str, probe: Probe, conforming: Any, broken: Any) -> None:

@@ -5,42 +5,18 @@ what the rule's sentence says in one cell of the rule's dimension table and the 
 
 from __future__ import annotations
 
-import importlib
-from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from pytest_toolconformance.host.inprocess import ReferenceHostAdapter, reference_adapter
+from pytest_toolconformance.host.inprocess import ReferenceHostAdapter
 from pytest_toolconformance.host.scripted import plugin, tool
-
-Pair = Callable[[str], tuple[ReferenceHostAdapter, ReferenceHostAdapter]]
+from tests.kit.suites.witnesses import Pair
+from tests.kit.suites.witnesses import session_of as _session
 
 USER = {"identity": {"userId": "u-1"}}
 PLAN_FILE = "/workspace/.plans/case/plan.md"
-
-
-@pytest.fixture
-def hosts() -> Iterator[Pair]:
-    """``hosts(mutant)``: a fresh reference adapter and a fresh adapter over the named mutant."""
-    opened: list[ReferenceHostAdapter] = []
-
-    def make(name: str) -> tuple[ReferenceHostAdapter, ReferenceHostAdapter]:
-        module = importlib.import_module(f"tests.subjects.mutants.{name}")
-        pair = (reference_adapter(), module.factory())
-        opened.extend(pair)
-        return pair
-
-    yield make
-    for adapter in opened:
-        adapter.close()
-
-
-def _session(host: ReferenceHostAdapter, spec: dict[str, Any]) -> str:
-    answer = host.open_session(spec)
-    assert "session" in answer, answer
-    return answer["session"]
 
 
 def _child(host: ReferenceHostAdapter, parent: str, **request: Any) -> str:

@@ -14,9 +14,10 @@ import pytest
 
 from pytest_toolconformance.host.inprocess import ReferenceHostAdapter
 from pytest_toolconformance.host.scripted import flat_schema, plugin, tool
-from tests.kit.suites.test_mutant_witnesses import _install, _session, _text, _tool_names, hosts
-
-__all__ = ["hosts"]  # the fixture, shared with the other witness modules
+from tests.kit.suites.witnesses import install as _install
+from tests.kit.suites.witnesses import session_of as _session
+from tests.kit.suites.witnesses import text_of as _text
+from tests.kit.suites.witnesses import tool_names as _tool_names
 
 USER = {"identity": {"userId": "u-1"}}
 

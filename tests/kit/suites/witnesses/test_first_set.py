@@ -8,50 +8,19 @@ suites miss is a gap in the suites, not a mutant that changes nothing.
 
 from __future__ import annotations
 
-import importlib
 import unicodedata
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from pytest_toolconformance.host.inprocess import ReferenceHostAdapter, reference_adapter
+from pytest_toolconformance.host.inprocess import ReferenceHostAdapter
 from pytest_toolconformance.host.scripted import plugin, tool
-
-Pair = Callable[[str], tuple[ReferenceHostAdapter, ReferenceHostAdapter]]
-
-
-@pytest.fixture
-def hosts() -> Iterator[Pair]:
-    """``hosts(mutant)``: a fresh reference adapter and a fresh adapter over the named mutant."""
-    opened: list[ReferenceHostAdapter] = []
-
-    def make(name: str) -> tuple[ReferenceHostAdapter, ReferenceHostAdapter]:
-        module = importlib.import_module(f"tests.subjects.mutants.{name}")
-        pair = (reference_adapter(), module.factory())
-        opened.extend(pair)
-        return pair
-
-    yield make
-    for adapter in opened:
-        adapter.close()
-
-
-def _session(host: ReferenceHostAdapter, spec: dict[str, Any]) -> str:
-    answer = host.open_session(spec)
-    assert "session" in answer, answer
-    return answer["session"]
-
-
-def _tool_names(host: ReferenceHostAdapter, session: str) -> set[str]:
-    return {entry["name"] for entry in host.compose(session)["tools"]}
-
-
-def _install(host: ReferenceHostAdapter, *tools: dict[str, Any], name: str = "witness") -> None:
-    report = host.install_plugin(plugin(name, list(tools)))
-    assert "error" not in report, report
-
+from tests.kit.suites.witnesses import install as _install
+from tests.kit.suites.witnesses import session_of as _session
+from tests.kit.suites.witnesses import text_of as _text
+from tests.kit.suites.witnesses import tool_names as _tool_names
 
 # -- class 2: identities ----------------------------------------------------------------------------
 
@@ -157,10 +126,6 @@ def _narrowed(host: ReferenceHostAdapter) -> str:
     return _session(host, {"identity": {"userId": "u-1"}, "sandboxRoot": str(root)})
 
 
-def _text(answer: dict[str, Any]) -> str:
-    return "".join(item.get("text", "") for item in answer["content"])
-
-
 @pytest.mark.parametrize(
     ("mutant", "tool_name", "arguments"),
     [
@@ -205,8 +170,7 @@ def test_access_8_write_keeps_the_live_roots(hosts: Any) -> None:
 
 def _paired_plan_write(host: ReferenceHostAdapter, plan_file: str | None, variant: Callable[[str], str]) -> bool:
     """Whether the paired executor admits a write to ``variant(plan path)`` on a Plan turn."""
-    spec: dict[str, Any] = {"identity": {"userId": "u-1"}, "conversation": "managed", "projectId": "p1",
-                            "mode": "plan"}
+    spec: dict[str, Any] = {"identity": {"userId": "u-1"}, "conversation": "managed", "projectId": "p1", "mode": "plan"}
     if plan_file is not None:
         spec["planFile"] = plan_file
     session = _session(host, spec)
@@ -262,8 +226,16 @@ def test_planfile_2_edit_writes_only_the_plan_file(hosts: Any) -> None:
     def content_after_edit(host: ReferenceHostAdapter) -> str:
         root = Path(host.temp_dir())
         (root / "notes.txt").write_text("hello\n")
-        session = _session(host, {"identity": {"userId": "u-1"}, "conversation": "managed", "projectId": "p1",
-                                  "mode": "plan", "sandboxRoot": str(root)})
+        session = _session(
+            host,
+            {
+                "identity": {"userId": "u-1"},
+                "conversation": "managed",
+                "projectId": "p1",
+                "mode": "plan",
+                "sandboxRoot": str(root),
+            },
+        )
         assert host.call(session, "Read", {"file_path": "/workspace/notes.txt"})["content"]
         host.call(session, "Edit", {"file_path": "/workspace/notes.txt", "old_string": "hello", "new_string": "bye"})
         return (root / "notes.txt").read_text()
@@ -277,8 +249,9 @@ def test_planfile_1_local_plan_turn_has_a_plan_file(hosts: Any) -> None:
     """PLANFILE-1: a *local* Project conversation's own Plan turn carries planFile too."""
 
     def has_plan_file(host: ReferenceHostAdapter) -> bool:
-        session = _session(host, {"identity": {"userId": "u-1"}, "conversation": "local", "projectId": "p1",
-                                  "mode": "plan"})
+        session = _session(
+            host, {"identity": {"userId": "u-1"}, "conversation": "local", "projectId": "p1", "mode": "plan"}
+        )
         return "planFile" in host.current_access(session)
 
     reference, mutant = hosts("planfile_1_no_plan_file_in_local_conversations")
@@ -364,8 +337,9 @@ def test_plan_3_binds_admins(hosts: Any) -> None:
     assert ran(mutant) is True
 
 
-@pytest.mark.parametrize(("tool_name", "arguments"), [("Glob", {"pattern": "*"}), ("Grep", {"pattern": "x"}),
-                                                      ("Search", {"query": "x"})])
+@pytest.mark.parametrize(
+    ("tool_name", "arguments"), [("Glob", {"pattern": "*"}), ("Grep", {"pattern": "x"}), ("Search", {"query": "x"})]
+)
 def test_plan_2_runs_the_core_read_only_tools(hosts: Any, tool_name: str, arguments: dict[str, Any]) -> None:
     """PLAN-2: plan mode executes the core read-only tools; the search tools are among them."""
 
