@@ -6,30 +6,15 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 import pytest_toolconformance
 from pytest_toolconformance import measures
 from reference_host.schemas import cap_utf8, json_bytes
 from reference_host.typebox import to_json
+from tests.kit.json_draws import JSON_VALUES, SETTINGS
 from tests.kit.test_import_cycles import PACKAGES, REPO, import_graph, modules_under
-
-SETTINGS = settings(
-    max_examples=60,
-    deadline=None,
-    database=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-)
-JSON_VALUES = st.recursive(
-    st.none()
-    | st.booleans()
-    | st.integers(-(2**60), 2**60)
-    | st.text()
-    | st.floats(allow_nan=False, allow_infinity=False),
-    lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=6), children, max_size=4),
-    max_leaves=12,
-)
 
 
 @SETTINGS

@@ -7,7 +7,7 @@ from typing import Any
 
 import jsonschema
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pytest_toolconformance import measures
@@ -16,22 +16,7 @@ from pytest_toolconformance.host.scripted import validate_plugin
 from reference_host import Host, ScriptedPlugin
 from reference_host.manifest import parse_manifest
 from reference_host.schemas import flat_object_problem
-
-SETTINGS = settings(
-    max_examples=60,
-    deadline=None,
-    database=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-)
-JSON_VALUES = st.recursive(
-    st.none()
-    | st.booleans()
-    | st.integers(-(2**60), 2**60)
-    | st.text()
-    | st.floats(allow_nan=False, allow_infinity=False),
-    lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=6), children, max_size=4),
-    max_leaves=12,
-)
+from tests.kit.json_draws import SETTINGS
 
 
 def _draw_schema_and(strategy_for: Any) -> st.SearchStrategy[tuple[dict[str, Any], Any]]:
