@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from reference_host.composition import REDACTED_TOOL
-from tests.subjects.mutants.base import AnswerMutant
+from tests.subjects.mutants.base import PayloadMutant
 
 RULE = "DIAG-1"
 ALSO = {
@@ -26,18 +26,9 @@ ALSO = {
 }
 
 
-class Adapter(AnswerMutant):
-    def compose(self, session: str) -> dict[str, Any]:
-        answer = super().compose(session)
-        if "error" in answer:
-            return answer
-        registry = self.host.registry
-        tools = []
-        for entry in answer["payload"]["tools"]:
-            reg = registry.get(entry["name"])
-            tools.append({**entry, "name": REDACTED_TOOL} if reg is not None and reg.external else dict(entry))
-        answer["payload"] = {**answer["payload"], "tools": tools}
-        return answer
+class Adapter(PayloadMutant):
+    def payload_entry(self, entry: dict[str, Any], registration: Any) -> dict[str, Any]:
+        return {**entry, "name": REDACTED_TOOL} if registration.external else dict(entry)
 
 
 def factory() -> Adapter:

@@ -7,25 +7,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.subjects.mutants.base import AnswerMutant
+from tests.subjects.mutants.base import PayloadMutant
 
 RULE = "DIAG-3"
 
 
-class Adapter(AnswerMutant):
-    def compose(self, session: str) -> dict[str, Any]:
-        answer = super().compose(session)
-        if "error" in answer:
-            return answer
-        registry = self.host.registry
-        tools = []
-        for entry in answer["payload"]["tools"]:
-            reg = registry.get(entry["name"])
-            if reg is not None:
-                entry = {**entry, "annotations": {"readOnlyHint": reg.read_only}}
-            tools.append(entry)
-        answer["payload"] = {**answer["payload"], "tools": tools}
-        return answer
+class Adapter(PayloadMutant):
+    def payload_entry(self, entry: dict[str, Any], registration: Any) -> dict[str, Any]:
+        return {**entry, "annotations": {"readOnlyHint": registration.read_only}}
 
 
 def factory() -> Adapter:
