@@ -12,6 +12,7 @@ import os
 import re
 import subprocess
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -37,33 +38,28 @@ PHASE_PLACES = {
 }
 
 
+@dataclass(eq=False, repr=False)  # an exception's own equality and repr
 class PluginToolError(Exception):
-    """A tool handler in a bridge process threw (or its result could not be sent back).
+    """A tool handler in a bridge process threw (or its result could not be sent back): ``js_name``,
+    ``js_message`` and ``js_stack`` are the thrown error's (a Python handler's likewise), ``network``
+    the network attempts the call made.
 
     ``os_error``: a Python handler's exception was an ``OSError`` (what the network stack raises),
     which ERR-4 reads as a fault thrown as it came; a JS one tells that by its ``code``.
     """
 
-    def __init__(
-        self,
-        tool: str,
-        name: str,
-        message: str,
-        *,
-        stack: str | None = None,
-        code: str | None = None,
-        network: list[str] | None = None,
-        os_error: bool = False,
-    ) -> None:
-        self.tool = tool
-        self.os_error = os_error
-        self.js_name = name
-        self.js_message = message
-        self.js_stack = stack
-        self.code = code
-        self.network = list(network or [])
+    tool: str
+    js_name: str
+    js_message: str
+    js_stack: str | None = None
+    code: str | None = None
+    network: list[str] = field(default_factory=list)
+    os_error: bool = False
+
+    def __post_init__(self) -> None:
+        self.network = list(self.network)
         # Same text a JS host gets from String(error).
-        super().__init__(f"{name}: {message}")
+        super().__init__(f"{self.js_name}: {self.js_message}")
 
 
 class PluginTimeoutError(PluginLoadError):

@@ -483,7 +483,7 @@ class BridgedPlugin:
             proxy.tool,
             str(error.get("name") or "Error"),
             str(error.get("message") or ""),
-            stack=error.get("stack"),
+            js_stack=error.get("stack"),
             code=error.get("code"),
             network=self.last_network_attempts,
             os_error=error.get("osError") is True,

@@ -125,6 +125,12 @@ def install(client: HostClient, plugins: Iterable[JSON], *, rule: str | None = N
         )
 
 
+def install_fresh(client: HostClient, catalog: tcs.Catalog) -> None:
+    """A fresh host (reset) with a generated catalog's plugins installed, each tool accepted."""
+    client.reset()
+    install(client, catalog.plugins)
+
+
 def by_name(entries: Iterable[Mapping[str, Any]]) -> dict[str, Mapping[str, Any]]:
     return {e["name"]: e for e in entries}
 
@@ -169,8 +175,7 @@ def composition_property(
 
     def body(example: tuple[tcs.Catalog, list[JSON]]) -> None:
         catalog, specs = example
-        client.reset()
-        install(client, catalog.plugins)
+        install_fresh(client, catalog)
         for spec in specs:
             judge(spec, client.open(**spec).compose(), catalog, {"plugins": list(catalog.plugins), "session": spec})
 
@@ -201,6 +206,17 @@ READ_ONLY_SESSIONS = name_strategy(
 )
 
 
+def read_only_session_property(client: HostClient, body: Callable[[tcs.Catalog, JSON], None], *needs: str) -> None:
+    """A property over :data:`READ_ONLY_SESSIONS`: ``body(catalog, spec)`` for each generated catalog and
+    session spec. The host must offer registration, composition, scoping and deferral, and ``needs``."""
+    client.require("registration", "composition", "scoping", "deferral", *needs)
+
+    def run(example: tuple[tcs.Catalog, JSON]) -> None:
+        body(*example)
+
+    run_property(READ_ONLY_SESSIONS, run, share_draws=True)
+
+
 def tool_entry(composition: JSON, name: str, key: str = "tools") -> JSON | None:
     """The entry of tool ``name`` in a composition's ``tools`` (what the model is sent) or ``catalog``."""
     return next((t for t in composition.get(key) or [] if t.get("name") == name), None)
@@ -220,6 +236,7 @@ __all__ = [
     "JSON",
     "METADATA_KEYS",
     "READ_ONLY_SESSIONS",
+    "read_only_session_property",
     "by_name",
     "composition_property",
     "install",

@@ -10,7 +10,7 @@ import pytest
 
 from pytest_toolconformance.host.client import HostClient, Session, check
 from pytest_toolconformance.host.contract import JSON
-from pytest_toolconformance.suites.host.turns import CONVERSATIONS, MODES
+from pytest_toolconformance.suites.host.turns import CONVERSATIONS, MODES, check_keeps_plan_mode
 from pytest_toolconformance.suites.host.turns import chain_property as _chain_property
 from pytest_toolconformance.suites.host.turns import open_turn as _open_turn
 
@@ -30,13 +30,7 @@ def test_deleg3_child_never_clears_restrictions(toolconformance_host: HostClient
                 access,
                 scenario,
             )
-        if parent.get("planMode") is True:
-            check(
-                access.get("planMode") is True,
-                f"the child at depth {depth} keeps planMode, whatever its request said",
-                access,
-                scenario,
-            )
+        check_keeps_plan_mode(depth, parent, access, scenario, "whatever its request said")
 
     _chain_property(toolconformance_host, visit)
 
@@ -47,13 +41,7 @@ def test_deleg2_plan_mode_kept_without_directive(toolconformance_host: HostClien
     toolconformance_host.require("delegation", "plan-mode", "composition")
 
     def visit(depth: int, child: Session, parent: JSON, access: JSON, scenario: JSON) -> None:
-        if parent.get("planMode") is True:
-            check(
-                access.get("planMode") is True,
-                f"the delegated origin at depth {depth} keeps planMode true for further delegation",
-                access,
-                scenario,
-            )
+        check_keeps_plan_mode(depth, parent, access, scenario, "for further delegation")
         directive = child.compose().get("modeDirective")
         check(
             directive is None,

@@ -17,8 +17,13 @@ from pytest_toolconformance import strategies as tcs
 from pytest_toolconformance.host import scripted
 from pytest_toolconformance.host.client import HostClient, Session, check
 from pytest_toolconformance.profile import run_property
-from pytest_toolconformance.suites.host.composing import JSON, by_name, install
-from pytest_toolconformance.suites.host.composing import READ_ONLY_SESSIONS as _RO_SESSIONS
+from pytest_toolconformance.suites.host.composing import (
+    JSON,
+    by_name,
+    install,
+    install_fresh,
+    read_only_session_property,
+)
 from pytest_toolconformance.suites.host.preconditions import origin_checked, precondition
 
 
@@ -26,12 +31,9 @@ from pytest_toolconformance.suites.host.preconditions import origin_checked, pre
 @pytest.mark.toolconformance("PLAN-1")
 def test_plan_turns_advertise_the_build_tool_list(toolconformance_host: HostClient) -> None:
     client = toolconformance_host
-    client.require("registration", "composition", "scoping", "plan-mode", "deferral")
 
-    def body(example: tuple[tcs.Catalog, JSON]) -> None:
-        catalog, spec = example
-        client.reset()
-        install(client, catalog.plugins)
+    def body(catalog: tcs.Catalog, spec: JSON) -> None:
+        install_fresh(client, catalog)
         build = client.open(**spec).compose()
         plan = client.open(**{**spec, "mode": "plan"}).compose()
         scenario = {"plugins": list(catalog.plugins), "session": spec, "compare": "mode build vs mode plan"}
@@ -66,7 +68,7 @@ def test_plan_turns_advertise_the_build_tool_list(toolconformance_host: HostClie
             scenario,
         )
 
-    run_property(_RO_SESSIONS, body, share_draws=True)
+    read_only_session_property(client, body, "plan-mode")
 
 
 def _refused_in_plan(outcome: Mapping[str, Any]) -> bool:
@@ -185,8 +187,7 @@ def _plan_calls(external: bool) -> Callable[[HostClient], None]:
     def run(client: HostClient) -> None:
         def body(example: tuple[tcs.Catalog, JSON, st.DataObject]) -> None:
             catalog, spec, data = example
-            client.reset()
-            install(client, catalog.plugins)
+            install_fresh(client, catalog)
             session = client.open(**{**spec, "mode": "plan"})
             stolen = {name for _, name in catalog.foreign_declarations}
             for tool in catalog.visible_to(spec):

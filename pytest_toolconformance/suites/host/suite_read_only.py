@@ -15,15 +15,14 @@ from pytest_toolconformance import strategies as tcs
 from pytest_toolconformance.findings import bound_rule
 from pytest_toolconformance.host.client import HostClient, check
 from pytest_toolconformance.profile import name_strategy, run_property
-from pytest_toolconformance.suites.host.composing import JSON, by_name, install
+from pytest_toolconformance.suites.host.composing import JSON, by_name, install_fresh, read_only_session_property
 from pytest_toolconformance.suites.host.composing import READ_ONLY_SESSIONS as _RO_SESSIONS
 from pytest_toolconformance.suites.host.preconditions import origin_checked, precondition
 
 
 # -- RO ----------------------------------------------------------------------------------------------
 def _child_catalog(client: HostClient, catalog: tcs.Catalog, spec: JSON) -> tuple[set[str], JSON]:
-    client.reset()
-    install(client, catalog.plugins)
+    install_fresh(client, catalog)
     child = client.open(**spec).delegate(read_only=True)
     composed = child.compose()
     return {e["name"] for e in composed["catalog"]} | {e["name"] for e in composed["tools"]}, composed
@@ -32,8 +31,7 @@ def _child_catalog(client: HostClient, catalog: tcs.Catalog, spec: JSON) -> tupl
 def _classification(client: HostClient, catalog: tcs.Catalog, spec: JSON) -> dict[str, bool]:
     """The host's own read-only classification of the catalog's visible tools, from compose's catalog
     entries (what RO-1 and RO-3 are about); what a read-only child receives of it is RO-5's."""
-    client.reset()
-    install(client, catalog.plugins)
+    install_fresh(client, catalog)
     entries = by_name(client.open(**spec).compose()["catalog"])
     visible = [t.name for t in catalog.visible_to(spec) if t.name in entries]
     if any("readOnly" not in entries[n] for n in visible):
@@ -138,10 +136,8 @@ def test_foreign_read_only_declarations_classify_nothing(toolconformance_host: H
 @pytest.mark.toolconformance("RO-5")
 def test_read_only_children_receive_exactly_the_read_only_set(toolconformance_host: HostClient) -> None:
     client = toolconformance_host
-    client.require("registration", "composition", "scoping", "delegation", "deferral")
 
-    def body(example: tuple[tcs.Catalog, JSON]) -> None:
-        catalog, spec = example
+    def body(catalog: tcs.Catalog, spec: JSON) -> None:
         names, _ = _child_catalog(client, catalog, spec)
         scenario = {"plugins": list(catalog.plugins), "session": spec, "then": "delegate a read-only child"}
         visible = catalog.visible_to(spec)
@@ -185,4 +181,4 @@ def test_read_only_children_receive_exactly_the_read_only_set(toolconformance_ho
             scenario,
         )
 
-    run_property(_RO_SESSIONS, body, share_draws=True)
+    read_only_session_property(client, body, "delegation")

@@ -14,7 +14,7 @@ from pytest_toolconformance.suites.host.composing import (
     CATALOG_SESSIONS,
     JSON,
     composition_property,
-    install,
+    install_fresh,
     scope_name,
     strings_in,
 )
@@ -53,8 +53,7 @@ def test_out_of_scope_tools_are_absent_not_refused(toolconformance_host: HostCli
 
     def body(example: tuple[tcs.Catalog, list[JSON]]) -> None:
         catalog, specs = example
-        client.reset()
-        install(client, catalog.plugins)
+        install_fresh(client, catalog)
         for spec in specs:
             session = client.open(**spec)
             composed = session.compose()

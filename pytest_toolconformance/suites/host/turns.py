@@ -8,7 +8,7 @@ from collections.abc import Callable
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pytest_toolconformance.host.client import HostClient, Session
+from pytest_toolconformance.host.client import HostClient, Session, check
 from pytest_toolconformance.host.contract import JSON
 from pytest_toolconformance.profile import seeded, settings_for
 
@@ -70,3 +70,10 @@ def chain_property(client: HostClient, visit: Visit) -> None:
         _walk_chain(client, start, chain, visit)
 
     seeded(run)()
+
+
+def check_keeps_plan_mode(depth: int, parent: JSON, access: JSON, scenario: JSON, why: str) -> None:
+    """A child whose parent has planMode true keeps it (DELEG-2: for further delegation; DELEG-3:
+    whatever its request said); ``why`` ends the check's words."""
+    if parent.get("planMode") is True:
+        check(access.get("planMode") is True, f"the child at depth {depth} keeps planMode true {why}", access, scenario)
