@@ -24,6 +24,7 @@ __all__ = [
     "definition_bytes",
     "js_stringify",
     "json_bytes",
+    "same_js_text",
     "utf8_len",
     "utf8_prefix",
 ]
@@ -102,6 +103,18 @@ def js_stringify(value: Any) -> str:
     if isinstance(value, list | tuple):
         return "[" + ",".join(js_stringify(v) for v in value) + "]"
     raise TypeError(f"not JSON data: {type(value).__name__}")
+
+
+def same_js_text(a: Any, b: Any) -> bool:
+    """``JSON.stringify(a) === JSON.stringify(b)`` for JSON data. Python's own encoder answers first:
+    the same text from it is the same keys in the same order and the same values, hence the same JS
+    text; only where it differs (``1`` against ``1.0`` say, one text in JS) is JS's text built."""
+    try:
+        if json.dumps(a) == json.dumps(b):
+            return True
+    except (TypeError, ValueError):
+        pass
+    return js_stringify(a) == js_stringify(b)
 
 
 def json_bytes(value: Any) -> int:

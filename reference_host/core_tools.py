@@ -7,6 +7,7 @@ The handlers act on the calling session's sandbox through :mod:`reference_host.c
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from .context import require_call
@@ -109,12 +110,14 @@ def _handler(name: str):  # noqa: ANN202 - returns a handler closure
     return execute
 
 
-def core_tools() -> list[Tool]:
-    """Fresh definitions of every core tool."""
-    return [
+@functools.cache
+def core_tools() -> tuple[Tool, ...]:
+    """The definitions of every core tool, built once a process: a Tool is frozen and its handler reads
+    the session from the call's context, so every host can hold the same ones."""
+    return tuple(
         define_tool(name=name, label=name, description=description, parameters=schema, execute=_handler(name))
         for name, (description, schema) in CORE_SCHEMAS.items()
-    ]
+    )
 
 
 def share_image_choice(params: dict[str, Any]) -> dict[str, Any] | None:

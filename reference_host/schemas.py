@@ -33,7 +33,7 @@ _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 # (``1.0`` / ``1``) and the exponent forms JS writes out or pads differently (``1e-05`` /
 # ``0.00001``, ``1e-07`` / ``1e-7``, ``1e+16`` / ``10000000000000000``). Key order does not change
 # a byte count, and every other float prints the same shortest round-trip digits in both.
-_INTEGRAL_FLOAT = re.compile(r"\.0+(?=[,\]}])")
+_INTEGRAL_FLOAT = re.compile(r"\.0+(?=[,\]}]|$)")
 
 
 def to_json(value: Any) -> str:

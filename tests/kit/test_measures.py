@@ -53,6 +53,27 @@ def test_js_stringify_writes_numbers_and_keys_as_javascript_does(value: Any, tex
 
 
 @SETTINGS
+@given(JSON_VALUES, JSON_VALUES)
+def test_same_js_text_is_the_equality_of_the_js_texts(a: Any, b: Any) -> None:
+    assert measures.same_js_text(a, b) is (measures.js_stringify(a) == measures.js_stringify(b))
+    assert measures.same_js_text(a, a)
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "same"),
+    [
+        (1, 1.0, True),
+        (True, 1, False),
+        ({"a": 1, "2": 2}, {"2": 2, "a": 1}, True),  # array-index keys come first in JS either way
+        ({"a": 1, "b": 2}, {"b": 2, "a": 1}, False),
+        ([0.0], [-0.0], True),
+    ],
+)
+def test_same_js_text_where_python_and_js_texts_part(a: Any, b: Any, same: bool) -> None:
+    assert measures.same_js_text(a, b) is same
+
+
+@SETTINGS
 @given(st.text(min_size=1, max_size=30), st.text(max_size=3000), JSON_VALUES)
 def test_definition_bytes_is_the_cap2_reading(name: str, description: str, parameters: Any) -> None:
     expected = json_bytes({"name": name, "description": cap_utf8(description, 1000), "parameters": parameters})
@@ -63,6 +84,12 @@ def test_definition_bytes_is_the_cap2_reading(name: str, description: str, param
 @given(JSON_VALUES)
 def test_json_bytes_counts_what_the_reference_host_counts(value: Any) -> None:
     assert measures.json_bytes(value) == json_bytes(value)
+
+
+@pytest.mark.parametrize("value", [0.0, -0.0, 2.0, 1e21, [3.0], {"a": 4.0}])
+def test_json_bytes_of_integral_floats_anywhere(value: Any) -> None:
+    # JSON.stringify writes 2.0 as "2": a bare one ends the text, with no "," "]" or "}" after it.
+    assert json_bytes(value) == measures.json_bytes(value) == len(measures.js_stringify(value))
 
 
 def test_the_kit_measures_with_its_own_code_only() -> None:

@@ -154,7 +154,7 @@ def test_external_definitions_over_8000_bytes_get_a_permissive_schema(toolconfor
                     {"description": entry.get("description"), "parameters": advertised},
                     scenario,
                 )
-            elif measures.js_stringify(advertised) != measures.js_stringify(parameters):
+            elif not measures.same_js_text(advertised, parameters):
                 # Not replaced, yet not byte for byte as registered: kept with something added or rebuilt
                 # is REASON-3's subject ("never reconstructed"), not the cap's.
                 own = (advertised or {}).get("properties") if isinstance(advertised, Mapping) else None

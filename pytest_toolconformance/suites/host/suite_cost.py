@@ -127,9 +127,8 @@ def _install(client: HostClient, plugins: list[dict[str, Any]], size: int) -> No
 
 @contextlib.contextmanager
 def _collector_paused() -> Iterator[None]:
-    """Pause Python's garbage collector (after one collection) while compositions are timed: a
-    collection of the whole test process is not the host's composition time."""
-    gc.collect()
+    """Pause Python's garbage collector while compositions are timed: a collection of the whole test
+    process is not the host's composition time."""
     enabled = gc.isenabled()
     gc.disable()
     try:

@@ -102,7 +102,8 @@ def test_provider_payloads_carry_no_registration_metadata(toolconformance_host: 
             extra = sorted(METADATA_KEYS & set(entry))
             check(not extra, f"payload entry {entry.get('name')} has no metadata keys", extra, scenario)
         needles = [*tcs.ACCOUNTS, *tcs.PROJECTS, *(p["name"] for p in catalog.plugins)]
-        leaks = sorted({n for n in needles for s in strings_in(payload) if n in s})
+        strings = list(strings_in(payload))
+        leaks = sorted({n for n in needles for s in strings if n in s})
         check(
             not leaks,
             "the provider payload mentions no owner, Project or plugin (namespace) of a registration",

@@ -53,7 +53,7 @@ def test_plan_turns_advertise_the_build_tool_list(toolconformance_host: HostClie
         )
         for key in ("tools", "catalog"):
             check(
-                measures.js_stringify(plan[key]) == measures.js_stringify(build[key]),
+                measures.same_js_text(plan[key], build[key]),
                 f"the Plan turn's {key} equal the Build turn's",
                 {
                     "onlyBuild": sorted({e["name"] for e in build[key]} - {e["name"] for e in plan[key]}),
@@ -62,7 +62,7 @@ def test_plan_turns_advertise_the_build_tool_list(toolconformance_host: HostClie
                 scenario,
             )
         check(
-            measures.js_stringify(plan["payload"].get("tools")) == measures.js_stringify(build["payload"].get("tools")),
+            measures.same_js_text(plan["payload"].get("tools"), build["payload"].get("tools")),
             "the Plan turn's payload tools equal the Build turn's",
             None,
             scenario,

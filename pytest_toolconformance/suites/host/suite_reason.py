@@ -86,7 +86,7 @@ def test_external_schemas_are_never_reconstructed(toolconformance_host: HostClie
             if measures.definition_bytes(tool.name, tool.description, tool.parameters) > measures.DEFINITION_CAP:
                 continue  # CAP-2 replaces it; that is checked there
             check(
-                measures.js_stringify(entry.get("parameters")) == measures.js_stringify(tool.parameters),
+                measures.same_js_text(entry.get("parameters"), tool.parameters),
                 f"external tool {tool.name} is advertised with its schema byte-identical to the registered one "
                 "(no reason, nothing rebuilt)",
                 {"advertised": entry.get("parameters"), "registered": tool.parameters},
