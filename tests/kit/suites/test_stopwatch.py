@@ -40,7 +40,7 @@ def test_the_step_of_a_ticking_clock_is_found() -> None:
 
 def test_a_call_shorter_than_a_tick_is_timed_in_batches() -> None:
     watch = stopwatch.Stopwatch(ticking_process_clock, TICK)
-    assert watch.reading(lambda: sum(range(1000))) == 0  # what one reading shows
+    assert watch.reading(lambda: sum(range(1000))) < 1.5 * TICK  # one reading shows 0 or a whole tick
     seconds, times = watch.repeatable(lambda: sum(range(1000)))
     assert times > 1
     assert 0 < seconds < TICK
