@@ -12,7 +12,8 @@ from typing import Any
 
 from pytest_toolconformance.host.inprocess import ReferenceHostAdapter
 from reference_host import Host
-from reference_host.registry import RegistrationContext
+from reference_host.composition import Composition, compose_session
+from reference_host.registry import Registration, RegistrationContext
 from reference_host.session import Session, SessionSpec
 from tests.subjects.mutants.base import plumbing
 
@@ -40,6 +41,21 @@ def session_mutant(
             return session
 
     return ReferenceHostAdapter(host_factory=HookedHost)
+
+
+class RegistrationSeenSession(Session):
+    """A session that sees each registration through :meth:`seen` (what a mutant changes), alike when
+    it looks a tool up to call it and when it composes."""
+
+    def seen(self, reg: Registration) -> Registration:
+        return reg
+
+    def _lookup(self, name: str) -> Registration | None:
+        reg = super()._lookup(name)
+        return None if reg is None else self.seen(reg)
+
+    def compose(self) -> Composition:
+        return compose_session([self.seen(reg) for reg in self.host.registry], self.view())
 
 
 class _Wrapped:

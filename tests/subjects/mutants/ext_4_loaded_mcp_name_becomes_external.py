@@ -6,33 +6,19 @@ Plan. Never-deferred tools, and deferred external tools, keep their registered o
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
 
 from pytest_toolconformance.host.inprocess import ReferenceHostAdapter
-from reference_host.composition import Composition, compose_session
-from reference_host.session import Session
-from tests.subjects.mutants._calls_support import session_mutant
+from reference_host.registry import Registration
+from tests.subjects.mutants._calls_support import RegistrationSeenSession, session_mutant
 
 RULE = "EXT-4"
 
 
-class NameLoaderSession(Session):
-    def _as_loaded(self, reg: Any) -> Any:
-        if (
-            reg is not None
-            and reg.deferred
-            and not reg.external
-            and reg.name.startswith("mcp__")
-            and reg.name in self.loaded
-        ):
+class NameLoaderSession(RegistrationSeenSession):
+    def seen(self, reg: Registration) -> Registration:
+        if reg.deferred and not reg.external and reg.name.startswith("mcp__") and reg.name in self.loaded:
             return replace(reg, external=True, plan_admitted=False)
         return reg
-
-    def _lookup(self, name: str) -> Any:
-        return self._as_loaded(super()._lookup(name))
-
-    def compose(self) -> Composition:
-        return compose_session([self._as_loaded(reg) for reg in self.host.registry], self.view())
 
 
 def factory() -> ReferenceHostAdapter:

@@ -7,23 +7,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.subjects.mutants.base import AnswerMutant
+from tests.subjects.mutants._manifest_audit_support import RefusalCountsAsRegistered
 
 RULE = "MANIFEST-3"
 
 
-class Adapter(AnswerMutant):
-    def install_plugin(self, plugin: dict[str, Any]) -> dict[str, Any]:
-        answer = super().install_plugin(plugin)
-        if "findings" not in answer:
-            return answer
-        lost = {r["tool"] for r in answer["refused"] if r["rule"] == "EXT-3"} - set(answer["accepted"])
-        answer["findings"] = [
-            f
-            for f in answer["findings"]
-            if not (f["rule"] == "MANIFEST-3" and f["tool"] in lost and "registered no such tool" in f["message"])
-        ]
-        return answer
+class Adapter(RefusalCountsAsRegistered):
+    def counted(self, refusal: dict[str, Any]) -> bool:
+        return refusal["rule"] == "EXT-3"  # a collision loser
 
 
 def factory() -> Adapter:
