@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -13,18 +12,9 @@ import pytest
 from pytest_toolconformance import confinement
 from pytest_toolconformance.confinement import ConfinementPolicy, Sandbox
 from pytest_toolconformance.supervisor import LineProcess
-from tests.kit.test_supervisor import python, soon
+from tests.kit.line_processes import python, soon
 
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="POSIX process groups and poll")
-
-
-@pytest.fixture
-def started() -> Iterator[list[LineProcess]]:
-    """The processes a test started, closed at its end."""
-    made: list[LineProcess] = []
-    yield made
-    for process in made:
-        process.close()
 
 
 def test_a_sandbox_writes_only_its_workspace_and_gets_a_scrubbed_environment(

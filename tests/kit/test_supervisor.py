@@ -7,7 +7,6 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -15,28 +14,11 @@ import pytest
 from pytest_toolconformance import confinement, supervisor
 from pytest_toolconformance.confinement import Sandbox
 from pytest_toolconformance.supervisor import LineProcess, ProcessFault, Tail
+from tests.kit.line_processes import python, soon
 
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="POSIX process groups and poll")
 
 ECHO = "import sys\nfor line in sys.stdin:\n    sys.stdout.write(line); sys.stdout.flush()\n"
-
-
-def soon(seconds: float = 10.0) -> float:
-    return time.monotonic() + seconds
-
-
-@pytest.fixture
-def started() -> Iterator[list[LineProcess]]:
-    made: list[LineProcess] = []
-    yield made
-    for process in made:
-        process.close()
-
-
-def python(started: list[LineProcess], code: str, **kwargs: object) -> LineProcess:
-    process = LineProcess([sys.executable, "-c", code], **kwargs)  # type: ignore[arg-type]
-    started.append(process)
-    return process
 
 
 def pid_alive(pid: int) -> bool:
