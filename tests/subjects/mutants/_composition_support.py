@@ -23,7 +23,10 @@ Entry = dict[str, Any]
 
 
 class RewriteTools(AnswerMutant):
-    """Rewrites each advertised tool (in ``tools`` and ``payload.tools``) through :meth:`rewrite`."""
+    """Rewrites each advertised tool (in ``tools`` and ``payload.tools``; only in the provider payload
+    where ``payload_only``) through :meth:`rewrite`."""
+
+    payload_only = False
 
     def rewrite(self, reg: Registration, entry: Entry) -> Entry:
         return entry
@@ -38,7 +41,8 @@ class RewriteTools(AnswerMutant):
             reg = registry.get(entry["name"])
             return self.rewrite(reg, dict(entry)) if reg is not None else dict(entry)
 
-        answer["tools"] = [fix(e) for e in answer["tools"]]
+        if not self.payload_only:
+            answer["tools"] = [fix(e) for e in answer["tools"]]
         answer["payload"] = {**answer["payload"], "tools": [fix(e) for e in answer["payload"]["tools"]]}
         return answer
 

@@ -9,7 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 from reference_host.composition import REDACTED_TOOL
-from tests.subjects.mutants.base import PayloadMutant
+from reference_host.registry import Registration
+from tests.subjects.mutants._composition_support import RewriteTools
 
 RULE = "DIAG-1"
 ALSO = {
@@ -26,8 +27,10 @@ ALSO = {
 }
 
 
-class Adapter(PayloadMutant):
-    def payload_entry(self, entry: dict[str, Any], registration: Any) -> dict[str, Any]:
+class Adapter(RewriteTools):
+    payload_only = True
+
+    def rewrite(self, registration: Registration, entry: dict[str, Any]) -> dict[str, Any]:
         return {**entry, "name": REDACTED_TOOL} if registration.external else dict(entry)
 
 

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.subjects.mutants.base import PayloadMutant
+from reference_host.registry import Registration
+from tests.subjects.mutants._composition_support import RewriteTools
 
 RULE = "DIAG-3"
 
 
-class Adapter(PayloadMutant):
-    def payload_entry(self, entry: dict[str, Any], registration: Any) -> dict[str, Any]:
+class Adapter(RewriteTools):
+    payload_only = True
+
+    def rewrite(self, registration: Registration, entry: dict[str, Any]) -> dict[str, Any]:
         return {**entry, "external": registration.external, "plugin": registration.plugin}
 
 
