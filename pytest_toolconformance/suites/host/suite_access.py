@@ -107,14 +107,35 @@ def _check_access_rule(
 
 
 #: What ``_check_access_rule`` judges at one step for one open session, but the rule: the session,
-#: the live policy, its currentAccess() and currentIdentity() (``{}`` where it was not read), the steps.
-_Observation = tuple[_Tracked, JSON, JSON, JSON, list[Any]]
+#: the live policy, its currentAccess() and currentIdentity() (or what reading it raised), the steps.
+_Observation = tuple[_Tracked, JSON, JSON, JSON | BaseException, list[Any]]
 
-#: The rules whose machines read only currentAccess(): while they pass they walk the same steps (the
-#: same rules and seed) and read the same things, so one walk's observations judge them all.
-_ACCESS_ONLY = ("ACCESS-1", "ACCESS-2", "ACCESS-3")
-#: A run's observations of a passing walk of the ACCESS-1..3 machine, by seed and examples.
+#: What a failed read or check raises: kept with the observation, or met again when judged.
+_FAILURES = (Exception, pytest.fail.Exception)
+
+#: A run's observations of a passing walk, by seed and examples. The four machines have the same rules
+#: and seed and read the same things (currentAccess() and currentIdentity() of every open session after
+#: every step), so while they pass they walk the same steps and one walk's observations judge them all.
 _WALKED = pytest.StashKey[dict[tuple[Any, ...], list[_Observation]]]()
+
+
+def _judge(rule_id: str, observation: _Observation) -> None:
+    """``rule_id`` on one observation; ACCESS-4 meets again what reading currentIdentity() raised."""
+    tracked, live, access, identity, trace = observation
+    if isinstance(identity, BaseException):
+        if rule_id == "ACCESS-4":
+            raise identity
+        identity = {}  # ACCESS-1..3 judge currentAccess() alone
+    _check_access_rule(rule_id, tracked, live, access, identity, trace)
+
+
+def _read_identity(session: Session) -> JSON | BaseException:
+    # Only ACCESS-4 judges currentIdentity(): a read that fails (or skips the check) is kept for it,
+    # and the walk goes on for the rules that judge currentAccess().
+    try:
+        return session.identity()
+    except (*_FAILURES, pytest.skip.Exception) as exc:
+        return exc
 
 
 def _machine(client: HostClient, rule_id: str, observed: list[_Observation]) -> type[RuleBasedStateMachine]:
@@ -192,10 +213,10 @@ def _machine(client: HostClient, rule_id: str, observed: list[_Observation]) -> 
         def rule_holds(self) -> None:
             for tracked in self.tracked:
                 access = tracked.session.access()
-                identity = tracked.session.identity() if rule_id == "ACCESS-4" else {}
+                identity = _read_identity(tracked.session)
                 observation = (tracked, dict(self.live), access, identity, list(self.trace))
                 observed.append(observation)
-                _check_access_rule(rule_id, *observation)
+                _judge(rule_id, observation)
 
     return AccessMachine
 
@@ -212,19 +233,19 @@ def test_live_access_state_machine(
 ) -> None:
     """Random sequences of policy changes; after every step, every open session obeys ``rule_id``.
 
-    ACCESS-1..3 judge the observations of an earlier one's passing walk when the run has one (the
-    same steps their own machine would take); only when one fails there does its machine run, under
+    A rule judges the observations of an earlier one's passing walk when the run has one (the same
+    steps its own machine would take); only when it fails there does its machine run, under
     Hypothesis, to meet the failure again and shrink it."""
     toolconformance_host.require("policy")
     settings = settings_for(30, stateful_step_count=12)
     walked = request.config.stash.setdefault(_WALKED, {})
     key = (options.active().seed, settings.max_examples, settings.stateful_step_count)
     first: BaseException | None = None
-    if rule_id in _ACCESS_ONLY and key in walked:
+    if key in walked:
         try:
             for observation in walked[key]:
-                _check_access_rule(rule_id, *observation)
-        except (Exception, pytest.fail.Exception) as exc:  # met again and shrunk below
+                _judge(rule_id, observation)
+        except _FAILURES as exc:  # met again and shrunk below
             first = exc
         else:
             note_statistic(f"{len(walked[key])} observations of an earlier ACCESS check's walks, judged again")
@@ -233,8 +254,7 @@ def test_live_access_state_machine(
     run_state_machine_as_test(seeded(_machine(toolconformance_host, rule_id, observed)), settings=settings)
     if first is not None:
         raise first  # its own walk did not meet it again (a host that answers the same steps differently)
-    if rule_id in _ACCESS_ONLY:
-        walked[key] = observed
+    walked[key] = observed
 
 
 # -- ACCESS-5: re-read before each operation, also after an asynchronous wait ----------------------

@@ -16,7 +16,7 @@ from pytest_toolconformance import measures
 from pytest_toolconformance import strategies as tcs
 from pytest_toolconformance.host import scripted
 from pytest_toolconformance.host.client import HostClient, Session, check
-from pytest_toolconformance.profile import run_property
+from pytest_toolconformance.profile import name_strategy, run_property
 from pytest_toolconformance.suites.host.composing import (
     JSON,
     by_name,
@@ -183,18 +183,44 @@ def _plain_named_externals() -> tcs.Catalog:
     return tcs.Catalog(plugins=({"name": plugin, "manifest": manifest, "tools": docs},), tools=tools)
 
 
+def _called(catalog: tcs.Catalog, spec: JSON, external: bool) -> list[tcs.CatalogTool]:
+    """The tools a Plan turn of ``spec`` calls, in order: the undeferred ones it can see, external or not."""
+    return [t for t in catalog.visible_to(spec) if not t.deferred and t.external is external]
+
+
+def _takes_arguments(tool: tcs.CatalogTool) -> bool:
+    # An internal tool whose schema lists its properties gets generated arguments; the others get none.
+    parameters = tool.parameters
+    return not tool.external and parameters.get("type") == "object" and isinstance(parameters.get("properties"), dict)
+
+
+@st.composite
+def _plan_call_cases(draw: st.DrawFn, external: bool) -> tuple[tcs.Catalog, JSON, list[JSON]]:
+    """A catalog, a session spec, and the arguments of each tool a Plan turn of it calls (in order)."""
+    catalog = draw(tcs.catalogs(read_only=True, long_descriptions=False, external=True if external else None))
+    spec = draw(tcs.session_specs())
+    arguments = [
+        draw(tcs.arguments_for(t.parameters)) if _takes_arguments(t) else {} for t in _called(catalog, spec, external)
+    ]
+    return catalog, spec, arguments
+
+
+# A case is drawn whole (the arguments with the catalog), so the property is a plain function of it and
+# shares its draws (profile.run_property): generated once, kept for later runs.
+_PLAN_CALL_CASES = {
+    external: name_strategy(_plan_call_cases(external), f"{__name__}._plan_call_cases(external={external})")
+    for external in (False, True)
+}
+
+
 def _plan_calls(external: bool) -> Callable[[HostClient], None]:
     def run(client: HostClient) -> None:
-        def body(example: tuple[tcs.Catalog, JSON, st.DataObject]) -> None:
-            catalog, spec, data = example
+        def body(example: tuple[tcs.Catalog, JSON, list[JSON]]) -> None:
+            catalog, spec, drawn = example
             install_fresh(client, catalog)
             session = client.open(**{**spec, "mode": "plan"})
             stolen = {name for _, name in catalog.foreign_declarations}
-            for tool in catalog.visible_to(spec):
-                if tool.deferred or tool.external is not external:
-                    continue
-                flat = tool.parameters.get("type") == "object" and isinstance(tool.parameters.get("properties"), dict)
-                arguments = data.draw(tcs.arguments_for(tool.parameters)) if flat and not external else {}
+            for tool, arguments in zip(_called(catalog, spec, external), drawn, strict=True):
                 outcome = session.call(tool.name, arguments)
                 scenario = {
                     "plugins": list(catalog.plugins),
@@ -229,16 +255,11 @@ def _plan_calls(external: bool) -> Callable[[HostClient], None]:
                         scenario,
                     )
 
-        run_property(
-            st.tuples(
-                tcs.catalogs(read_only=True, long_descriptions=False, external=True if external else None),
-                tcs.session_specs(),
-                st.data(),
-            ),
-            origin_checked(client, body),
-            # External calls draw no arguments, so the fixed example needs no data object.
-            examples=[(_plain_named_externals(), {"identity": {"userId": "acct-amber"}}, None)] if external else (),
-        )
+        examples = []
+        if external:
+            catalog, spec = _plain_named_externals(), {"identity": {"userId": "acct-amber"}}
+            examples.append((catalog, spec, [{} for _ in _called(catalog, spec, external)]))
+        run_property(_PLAN_CALL_CASES[external], origin_checked(client, body), examples=examples, share_draws=True)
 
     return run
 

@@ -5,12 +5,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from hypothesis import given
 from hypothesis import strategies as st
 
 from pytest_toolconformance.host.client import HostClient, Session, check
 from pytest_toolconformance.host.contract import JSON
-from pytest_toolconformance.profile import seeded, settings_for
+from pytest_toolconformance.profile import name_strategy, run_property
 
 CONVERSATIONS = ("host", "managed", "local")
 MODES = ("build", "plan")
@@ -38,6 +37,7 @@ _CHAIN = st.lists(st.tuples(st.booleans(), _REQUESTED), min_size=1, max_size=4)
 _STARTS = st.sampled_from(
     [("managed", "plan"), ("local", "plan"), ("host", "plan"), ("managed", "build"), ("host", "build")]
 )
+_CHAINS = name_strategy(st.tuples(_STARTS, _CHAIN), f"{__name__}.delegation chains")
 
 #: What a chain property asks of each child: ``visit(depth, child, parent's access, child's access, scenario)``.
 Visit = Callable[[int, Session, JSON, JSON, JSON], None]
@@ -64,12 +64,12 @@ def chain_property(client: HostClient, visit: Visit) -> None:
     """``visit`` every child of generated delegation chains (each child asking to clear readOnly or
     planMode, or naming a plan file, or not), each chain from a fresh host and a generated turn."""
 
-    @settings_for(20)
-    @given(start=_STARTS, chain=_CHAIN)
-    def run(start: tuple[str, str], chain: list[tuple[bool, JSON]]) -> None:
-        _walk_chain(client, start, chain, visit)
+    def run(case: tuple[tuple[str, str], list[tuple[bool, JSON]]]) -> None:
+        _walk_chain(client, case[0], case[1], visit)
 
-    seeded(run)()
+    # A walk is a plain function of its chain, so DELEG-2, DELEG-3 and PLANFILE-5 share the chains'
+    # draws (profile.run_property): generated once, kept for later runs.
+    run_property(_CHAINS, run, cap=20, share_draws=True)
 
 
 def check_keeps_plan_mode(depth: int, parent: JSON, access: JSON, scenario: JSON, why: str) -> None:

@@ -105,7 +105,7 @@ def test_scope_2_tool_search_cannot_load_an_out_of_scope_tool(hosts: Any) -> Non
     assert runs_after_search(mutant) is True
 
 
-# -- ACCESS-2, 3, 5, 6, 7, 8 ----------------------------------------------------------------------------
+# -- ACCESS-2, 3, 4, 5, 6, 7, 8 ----------------------------------------------------------------------------
 
 
 def test_access_2_demotion_through_the_account_reaches_an_acting_user(hosts: Any) -> None:
@@ -138,6 +138,25 @@ def test_access_3_a_session_opened_after_the_grant_captures_it(hosts: Any) -> No
     reference, mutant = hosts("access_3_ceiling_kept_per_account")
     assert admin_of(reference) == (False, True)
     assert admin_of(mutant) == (False, False)
+
+
+def test_access_4_identity_after_a_revoked_owner_is_answered(hosts: Any) -> None:
+    """ACCESS-4: once live authority takes owner away, currentIdentity() answers the identity without
+    it (an answer, not an error); currentAccess() is the same on both hosts."""
+
+    def after_revocation(host: ReferenceHostAdapter) -> tuple[Any, dict[str, Any]]:
+        host.set_policy("owner-1", {"owner": True, "projectIds": ["p1"]})
+        session = _session(host, {"identity": {"userId": "owner-1", "owner": True}})
+        assert host.current_identity(session)["owner"] is True
+        host.set_policy("owner-1", {"owner": False})
+        return host.current_identity(session).get("owner"), host.current_access(session)
+
+    reference, mutant = hosts("access_4_identity_refused_once_revoked")
+    owner, access = after_revocation(reference)
+    assert owner is False
+    broken_owner, broken_access = after_revocation(mutant)
+    assert broken_owner is None  # an {"error": ...} answer, no identity
+    assert broken_access == access
 
 
 def test_access_5_identity_is_read_again_within_one_call(hosts: Any) -> None:
