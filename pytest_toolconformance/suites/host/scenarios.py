@@ -98,6 +98,12 @@ class Case:
     def param_id(self) -> str:
         return f"{'+'.join(self.rules)}-{self.id}"
 
+    @property
+    def uses_folder(self) -> bool:
+        """Whether the case works in a sandbox directory of its own: an ``mkfs`` or ``fs`` step, or ``${root}``."""
+        steps = self.data.get("steps", [])
+        return any(step.get("do") in ("mkfs", "fs") for step in steps) or "${root}" in json.dumps(self.data)
+
 
 def iter_scenario_files(root: Path | None = None) -> Iterator[Path]:
     root = root or scenarios_dir()
@@ -188,11 +194,15 @@ class CaseRunner:
     """Runs one case against a host; :meth:`run` raises a :class:`Finding` on a broken rule."""
 
     def __init__(self, client: HostClient, case: Case, root: Path | None = None) -> None:
+        """``root``: the case's sandbox directory; a temporary one is made when the case uses one
+        (:attr:`Case.uses_folder`) and none is given."""
         self.client = client
         self.case = case
         self.sessions: dict[str, Session] = {}
-        self.root = root or Path(tempfile.mkdtemp(prefix="toolconformance-case-"))
-        self.variables: dict[str, Any] = {"root": str(self.root)}
+        if root is None and case.uses_folder:
+            root = Path(tempfile.mkdtemp(prefix="toolconformance-case-"))
+        self.root = root
+        self.variables: dict[str, Any] = {"root": str(root)} if root else {}
 
     def fail(self, index: int, step: Mapping[str, Any], expected: str, actual: Any) -> None:
         if step.get("unless"):
@@ -288,21 +298,27 @@ class CaseRunner:
         self.fail(index, step, f"a known step kind (got {do!r}; scenario bug)", None)
         return None
 
+    def _folder(self) -> Path:
+        if self.root is None:  # Case.uses_folder names every step kind that works in the folder
+            raise RuntimeError(f"case {self.case.id} was given no folder, yet a step works in one")
+        return self.root
+
     def _mkfs(self, step: Mapping[str, Any]) -> dict[str, Any]:
+        root = self._folder()
         for rel, content in (step.get("files") or {}).items():
-            path = self.root / rel
+            path = root / rel
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(content, "utf-8")
         for rel in step.get("dirs") or []:
-            (self.root / rel).mkdir(parents=True, exist_ok=True)
+            (root / rel).mkdir(parents=True, exist_ok=True)
         for rel, target in (step.get("symlinks") or {}).items():
-            path = self.root / rel
+            path = root / rel
             path.parent.mkdir(parents=True, exist_ok=True)
             os.symlink(target, path)
         return {}
 
     def _fs(self, step: Mapping[str, Any]) -> dict[str, Any]:
-        path = self.root / step["path"]
+        path = self._folder() / step["path"]
         exists = path.exists() or path.is_symlink()
         answer: dict[str, Any] = {"exists": exists}
         if exists and path.is_file() and not path.is_symlink():
