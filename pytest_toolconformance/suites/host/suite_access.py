@@ -32,7 +32,11 @@ PROJECTS = ("p1", "p2", "p3", "p4")
 
 
 class _Tracked:
-    """One open session and what the kit knows it captured."""
+    """One open session, or a child delegated below one, and what the kit knows it captured.
+
+    A child (``parent`` set) carries its parent's ceiling and identity: what it captured of its own
+    the seed does not say, so a child is judged only where the sentence needs no ceiling: ACCESS-2
+    (within the live policy) and the never-promote half of ACCESS-4 (docs/readings.md)."""
 
     def __init__(
         self,
@@ -41,12 +45,14 @@ class _Tracked:
         ceiling_projects: frozenset[str],
         identity_admin: bool,
         identity_owner: bool,
+        parent: str | None = None,
     ) -> None:
         self.session = session
         self.ceiling_admin = ceiling_admin
         self.ceiling_projects = ceiling_projects
         self.identity_admin = identity_admin
         self.identity_owner = identity_owner
+        self.parent = parent
 
 
 def _check_access_rule(
@@ -60,6 +66,11 @@ def _check_access_rule(
         "ceiling": {"admin": tracked.ceiling_admin, "projectIds": sorted(tracked.ceiling_projects)},
         "live": {"admin": live_admin, "owner": live_owner, "projectIds": sorted(live_projects)},
     }
+    if tracked.parent is not None:
+        scenario["delegatedFrom"] = tracked.parent
+        del scenario["ceiling"]  # a child's own ceiling is not the kit's to say
+        if rule_id in ("ACCESS-1", "ACCESS-3"):
+            return
     if rule_id in ("ACCESS-1", "ACCESS-2", "ACCESS-3"):
         check(
             isinstance(got_admin, bool) and isinstance(got_projects, list),
@@ -92,6 +103,17 @@ def _check_access_rule(
             "a later grant never widens the session beyond what it captured when it opened "
             f"(admin only if it was admin then; projectIds within {sorted(tracked.ceiling_projects)})",
             access,
+            scenario,
+        )
+    elif tracked.parent is not None:
+        most_admin = tracked.identity_admin and live_admin
+        most_owner = tracked.identity_owner and live_owner
+        check(
+            not (identity.get("admin") is True and not most_admin)
+            and not (identity.get("owner") is True and not most_owner),
+            "a delegated child's currentIdentity() is never promoted beyond its parent's identity and the live "
+            f"authority: admin only if {most_admin}, owner only if {most_owner}",
+            identity,
             scenario,
         )
     else:
@@ -139,6 +161,8 @@ def _read_identity(session: Session) -> JSON | BaseException:
 
 
 def _machine(client: HostClient, rule_id: str, observed: list[_Observation]) -> type[RuleBasedStateMachine]:
+    delegating = "delegation" in client.capabilities
+
     class AccessMachine(RuleBasedStateMachine):
         def __init__(self) -> None:
             super().__init__()
@@ -162,6 +186,20 @@ def _machine(client: HostClient, rule_id: str, observed: list[_Observation]) -> 
             )
             self.trace.append({"do": "open", "as": session.id, "identity": identity})
 
+        def _delegate(self, parent: _Tracked) -> None:
+            child = parent.session.delegate()
+            self.tracked.append(
+                _Tracked(
+                    child,
+                    parent.ceiling_admin,
+                    parent.ceiling_projects,
+                    parent.identity_admin,
+                    parent.identity_owner,
+                    parent=parent.session.id,
+                )
+            )
+            self.trace.append({"do": "delegate", "from": parent.session.id, "as": child.id})
+
         @initialize(
             admin=st.booleans(),
             owner=st.booleans(),
@@ -174,6 +212,8 @@ def _machine(client: HostClient, rule_id: str, observed: list[_Observation]) -> 
         ) -> None:
             self._policy(admin=admin, owner=owner, projectIds=sorted(projects))
             self._open(identity_admin, identity_owner)
+            if delegating:  # every walk has a child running below the first session
+                self._delegate(self.tracked[0])
 
         @rule()
         def demote_admin(self) -> None:
@@ -208,6 +248,12 @@ def _machine(client: HostClient, rule_id: str, observed: list[_Observation]) -> 
             # A new session captures the policy in force now; the older ones keep their own ceilings.
             if len(self.tracked) < 3:
                 self._open(identity_admin, identity_owner)
+
+        @rule(which=st.integers(min_value=0, max_value=3))
+        def delegate_again(self, which: int) -> None:
+            # A child of any open session or child, delegated under the policy in force now.
+            if delegating and len(self.tracked) < 5:
+                self._delegate(self.tracked[which % len(self.tracked)])
 
         @invariant()
         def rule_holds(self) -> None:

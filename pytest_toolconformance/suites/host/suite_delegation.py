@@ -8,8 +8,10 @@ import itertools
 
 import pytest
 
+from pytest_toolconformance.findings import shorten
 from pytest_toolconformance.host.client import HostClient, Session, check
 from pytest_toolconformance.host.contract import JSON
+from pytest_toolconformance.suites.host.composing import strings_in
 from pytest_toolconformance.suites.host.turns import CONVERSATIONS, MODES, check_keeps_plan_mode
 from pytest_toolconformance.suites.host.turns import chain_property as _chain_property
 from pytest_toolconformance.suites.host.turns import open_turn as _open_turn
@@ -40,15 +42,29 @@ def test_deleg2_plan_mode_kept_without_directive(toolconformance_host: HostClien
     """Below a Plan turn every descendant keeps planMode true, yet starts in Build: no mode directive."""
     toolconformance_host.require("delegation", "plan-mode", "composition")
 
+    # The directive the owner's chat receives on a Plan turn, in this host's words: a child must get it
+    # by no path, neither as its own modeDirective nor inside its provider payload.
+    owner_directive = _open_turn(toolconformance_host, "managed", "plan").compose().get("modeDirective")
+
     def visit(depth: int, child: Session, parent: JSON, access: JSON, scenario: JSON) -> None:
         check_keeps_plan_mode(depth, parent, access, scenario, "for further delegation")
-        directive = child.compose().get("modeDirective")
+        composed = child.compose()
+        directive = composed.get("modeDirective")
         check(
             directive is None,
             f"the child at depth {depth} starts in Build with no mode directive",
             {"modeDirective": directive},
             scenario,
         )
+        if isinstance(owner_directive, str) and owner_directive:
+            carried = [text for text in strings_in(composed.get("payload")) if owner_directive in text]
+            check(
+                not carried,
+                f"the child at depth {depth} receives no owner-chat mode directive in its provider payload "
+                f"(a Plan turn's directive is {shorten(owner_directive, 80)})",
+                {"payload strings carrying it": carried},
+                scenario,
+            )
 
     _chain_property(toolconformance_host, visit)
 

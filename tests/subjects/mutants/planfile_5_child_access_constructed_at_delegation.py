@@ -15,6 +15,7 @@ from reference_host.session import Session
 from tests.subjects.mutants._access_support import mutant_host
 
 RULE = "PLANFILE-5"
+ALSO = {"ACCESS-2": "a child whose whole access is fixed at delegation keeps a revoked admin and Projects"}
 
 
 class ConstructingSession(Session):
