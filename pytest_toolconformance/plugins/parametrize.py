@@ -15,7 +15,6 @@ from pytest_toolconformance.rules import MARKER
 TARGET_ARG = "toolconformance_target"
 
 
-
 @dataclass(frozen=True)
 class CheckTarget:
     """What one parametrized plugin check is about: its rule, a plugin (by index) and maybe one of its tools."""
@@ -43,16 +42,23 @@ def for_each_plugin(rules: RuleSpec, *, loaded: bool = True) -> Callable[[Callab
 
 
 def for_each_tool(
-    rules: RuleSpec, *, select: Callable[[ToolUnderTest], bool] = lambda t: t.accepted, applies_to: str = ""
+    rules: RuleSpec,
+    *,
+    select: Callable[[ToolUnderTest], bool] = lambda t: t.accepted,
+    applies_to: str = "",
+    rules_without_tools: tuple[str, ...] = (),
 ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Parametrize a test by plugin and tool, one check per rule: ids like ``NAME-1-myplugin-MyTool``.
 
     ``applies_to`` says which tools ``select`` keeps, for the skip when there are none.
+    ``rules_without_tools``: where ``rules`` is a function of the tool, the rules the check stands for
+    when there is no tool to ask it (so that the report counts them not applicable, not never run).
     """
 
     def mark(fn: Callable[..., Any]) -> Callable[..., Any]:
         fn._toolconformance_for = ("tool", rules, select)  # type: ignore[attr-defined]
         fn._toolconformance_applies_to = applies_to  # type: ignore[attr-defined]
+        fn._toolconformance_rules_without_tools = rules_without_tools  # type: ignore[attr-defined]
         return fn
 
     return mark
@@ -72,8 +78,13 @@ def generate_tests(metafunc: pytest.Metafunc) -> None:
             if option and not plugin.ok:
                 continue
             for rule in _rules(rules, plugin):
-                params.append(pytest.param(CheckTarget(rule, plugin.index), id=f"{rule}-{plugin.name}",
-                                           marks=[getattr(pytest.mark, MARKER)(rule)]))
+                params.append(
+                    pytest.param(
+                        CheckTarget(rule, plugin.index),
+                        id=f"{rule}-{plugin.name}",
+                        marks=[getattr(pytest.mark, MARKER)(rule)],
+                    )
+                )
             continue
         for index, tool in enumerate(plugin.tools):
             if not option(tool):
@@ -82,20 +93,28 @@ def generate_tests(metafunc: pytest.Metafunc) -> None:
             duplicated = sum(t.name == tool.name for t in plugin.tools) > 1
             suffix = "-refused" if tool.refusal is not None and duplicated else ""
             for rule in _rules(rules, tool):
-                params.append(pytest.param(CheckTarget(rule, plugin.index, index),
-                                           id=f"{rule}-{plugin.name}-{tool.name}{suffix}",
-                                           marks=[getattr(pytest.mark, MARKER)(rule)]))
+                params.append(
+                    pytest.param(
+                        CheckTarget(rule, plugin.index, index),
+                        id=f"{rule}-{plugin.name}-{tool.name}{suffix}",
+                        marks=[getattr(pytest.mark, MARKER)(rule)],
+                    )
+                )
     if not params:
         loaded = [p for p in listing if p.ok]
         applies_to = getattr(metafunc.function, "_toolconformance_applies_to", "")
         why = (
             # The plugin's own REG-1 check says why; its other rules wait on it, they were not skipped.
-            "blocked by REG-1: no plugin could be loaded (see test_plugin_loads)" if not loaded
+            "blocked by REG-1: no plugin could be loaded (see test_plugin_loads)"
+            if not loaded
             else "not applicable: no tool of the plugins under test is one this check applies to"
             + (f" ({applies_to})" if applies_to else "")
         )
         # Marked with its rules (where they do not depend on the subject), so that the report
         # counts the rule as not applicable, not as never run.
-        marks = [getattr(pytest.mark, MARKER)(rule) for rule in ([] if callable(rules) else rules)]
+        stands_for = (
+            getattr(metafunc.function, "_toolconformance_rules_without_tools", ()) if callable(rules) else rules
+        )
+        marks = [getattr(pytest.mark, MARKER)(rule) for rule in stands_for]
         params = [pytest.param(None, id="nothing-to-check", marks=[pytest.mark.skip(reason=why), *marks])]
     metafunc.parametrize(TARGET_ARG, params)

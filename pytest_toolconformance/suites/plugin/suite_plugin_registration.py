@@ -55,7 +55,7 @@ def _registration_rules(tool: ToolUnderTest) -> list[str]:
     return ["REG-2", "SCHEMA-1"] if tool.accepted else [tool.refusal.rule if tool.refusal else "REG-2"]
 
 
-@for_each_tool(_registration_rules, select=lambda tool: True)
+@for_each_tool(_registration_rules, select=lambda tool: True, rules_without_tools=("REG-2", "SCHEMA-1"))
 def test_registration(toolconformance_subject: ToolSubject) -> None:
     """REG-2, SCHEMA-1: the host accepted the registration; name, label and description are
     non-empty strings; parameters are one flat object (external tools too)."""
