@@ -4,8 +4,8 @@ declared tools, with what each registers (:class:`Catalog`, :class:`CatalogTool`
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
 from hypothesis import strategies as st
@@ -206,14 +206,17 @@ def catalogs(
     """Scripted plugins ``plg-NN-ns`` registering tools: internal ones (``pNN_tMM``, some with an
     ``mcp__`` name and an explicit ``external: false``), external ones (``mcp__pNN__tMM``, some with
     a plain ``pNN_tMM`` name), some scoped to an account, Project or platform from :data:`ACCOUNTS` / :data:`PROJECTS` /
-    :data:`PLATFORMS`, some deferred by the manifest's ``deferLoading``. Names are fixed width,
-    so no name or plugin name is a substring of another, and neither appears in a description.
-    ``external=False`` draws no external tool, ``True`` only external ones. Every handler echoes
-    its params.
+    :data:`PLATFORMS`, some deferred by the manifest's ``deferLoading``. Some plugins are named like
+    an MCP bridge (``mcp-NN-ns``), whatever they register: a plugin's name never implies origin (EXT-2).
+    Names are fixed width, so no name or plugin name is a substring of another, and neither appears in a
+    description. ``external=False`` draws no external tool, ``True`` only external ones. Every handler
+    echoes its params.
 
     With ``read_only=True`` manifests also declare ``provides.tools`` and ``readOnlyTools``: exact
-    names of some of the plugin's own tools, sometimes ``mcp__*``, and sometimes a tool of the
-    previous plugin (a foreign declaration, which must classify nothing: RO-3).
+    names of some of the plugin's own tools, sometimes ``mcp__*`` (in both lists, or in ``provides.tools``
+    alone: a plugin declaring the MCP family without classifying it, whose tools keep the origin their
+    option gives), and sometimes a tool of the previous plugin (a foreign declaration, which must
+    classify nothing: RO-3).
     """
     n_plugins = draw(_counts(max_plugins))
     plugins: list[JSON] = []
@@ -222,6 +225,7 @@ def catalogs(
     previous: list[CatalogTool] = []
     for i in range(n_plugins):
         plugin = f"plg-{i:02d}-ns"
+        first_bits = 0
         docs: list[JSON] = []
         mine: list[CatalogTool] = []
         wildcard = read_only and draw(_BOOLEANS)
@@ -229,6 +233,7 @@ def catalogs(
             # One draw for the tool's yes/no facts keeps a catalog cheap to generate; every bit
             # shrinks towards the plain case (internal, unscoped, loaded, undeclared).
             bits = draw(_TOOL_BITS)
+            first_bits = bits if j == 0 else first_bits
             is_external = bool(bits & 1) if external is None else external
             if is_external:
                 # EXT-2, PLAN-3: a name never implies origin, so some external tools have plain names.
@@ -272,6 +277,13 @@ def catalogs(
                     **{_OPTION_KEYS[k]: v for k, v in scope.items()},
                 )
             )
+        # EXT-2: the plugin's name and its manifest never imply origin. Read from the first tool's bits
+        # (no draw of its own, so every catalog keeps its tools): some plugins are named like a bridge,
+        # and some plugins without the wildcard still list the mcp__* family in provides.tools.
+        if first_bits & 32:
+            plugin = f"mcp-{i:02d}-ns"
+            mine = [replace(t, plugin=plugin) for t in mine]
+        family_listed = wildcard or (read_only and bool(first_bits & 64))
         manifest: JSON = {"name": plugin}
         if read_only:
             declared = [t.name for t in mine if t.declared_read_only]
@@ -281,7 +293,7 @@ def catalogs(
                 foreign.append((plugin, stolen))
             listed = [t.name for t in mine] + [n for n in declared if n not in {t.name for t in mine}]
             manifest["provides"] = {
-                "tools": listed + (["mcp__*"] if wildcard else []),
+                "tools": listed + (["mcp__*"] if family_listed else []),
                 "readOnlyTools": declared + (["mcp__*"] if wildcard else []),
             }
         deferred_names = [t.name for t in mine if t.deferred]
@@ -290,4 +302,35 @@ def catalogs(
         plugins.append({"name": plugin, "manifest": manifest, "tools": docs})
         tools.extend(mine)
         previous = mine
+    return Catalog(plugins=tuple(plugins), tools=tuple(tools), foreign_declarations=tuple(foreign))
+
+
+def catalog_of(plugins: Sequence[JSON]) -> Catalog:
+    """The :class:`Catalog` of fixed scripted plugin documents (an explicit example a property meets
+    first, whatever its example budget): what each registers, read from its tools' options and its
+    manifest, as :func:`catalogs` records what it draws. Tools and manifests are the documents' own."""
+    tools: list[CatalogTool] = []
+    foreign: list[tuple[str, str]] = []
+    for doc in plugins:
+        manifest = doc.get("manifest") or {}
+        provides = manifest.get("provides") or {}
+        read_only = set(provides.get("readOnlyTools") or [])
+        deferred = set(manifest.get("deferLoading") or [])
+        own = {t["name"] for t in doc["tools"]}
+        for entry in doc["tools"]:
+            options = entry.get("options") or {}
+            tools.append(
+                CatalogTool(
+                    name=entry["name"],
+                    plugin=doc["name"],
+                    external=options.get("external") is True,
+                    description=entry.get("description", ""),
+                    parameters=entry["parameters"],
+                    deferred=entry["name"] in deferred,
+                    declared_read_only=entry["name"] in read_only,
+                    plugin_wildcard="mcp__*" in read_only,
+                    **{_OPTION_KEYS[k]: v for k, v in options.items() if k in _OPTION_KEYS},
+                )
+            )
+        foreign += [(doc["name"], name) for name in sorted(read_only - own - {"mcp__*"})]
     return Catalog(plugins=tuple(plugins), tools=tuple(tools), foreign_declarations=tuple(foreign))

@@ -223,6 +223,12 @@ def test_catalogs_mix_every_kind_of_tool() -> None:
             seen.add("foreign declaration")
         if len(catalog.plugins) > 1:
             seen.add("several plugins")
+        for doc in catalog.plugins:
+            provides = doc["manifest"].get("provides") or {}
+            if doc["name"].startswith("mcp-"):
+                seen.add("bridge-named plugin")
+            if "mcp__*" in provides.get("tools", []) and "mcp__*" not in provides.get("readOnlyTools", []):
+                seen.add("mcp__* family listed without the wildcard")
 
     check()
     assert seen >= {
@@ -235,6 +241,8 @@ def test_catalogs_mix_every_kind_of_tool() -> None:
         "mcp-named internal",
         "foreign declaration",
         "several plugins",
+        "bridge-named plugin",
+        "mcp__* family listed without the wildcard",
     }
 
 

@@ -10,6 +10,7 @@ import pytest
 
 from pytest_toolconformance.findings import Finding, shorten
 from pytest_toolconformance.host.client import HostClient, reexamine_findings_with
+from pytest_toolconformance.host.contract import JSON
 from pytest_toolconformance.host.scripted import plugin, tool
 
 
@@ -24,6 +25,55 @@ T = TypeVar("T")
 _PLAIN, _MCP_FALSE = "origin_probe_plain", "mcp__originprobe__false"
 _PLAIN_TRUE, _MCP_TRUE = "origin_probe_external", "mcp__originprobe__true"
 _PROBES = (_PLAIN, _MCP_FALSE, _PLAIN_TRUE, _MCP_TRUE)
+#: Plugins whose name or manifest a host might take for the MCP bridge's: one named as the bundled
+#: bridge is (``plugins/mcp``; another bridge-like name where a case already installed one so named),
+#: and one whose manifest declares the ``mcp__*`` family (``provides.tools`` and ``readOnlyTools``).
+#: Each registers a plainly named and an ``mcp__`` tool with the option omitted, one with ``false``
+#: and one with ``true``: the option alone decides their origin (EXT-2), whoever registers them.
+_BRIDGE_NAMES = ("mcp", "mcp-origin-probe")
+_FAMILY = "origin-family-probe"
+
+
+def _origin_probe_tools(stem: str) -> dict[str, bool | None]:
+    """A probe plugin's tools, by name, with the ``external`` option each is registered with (None: omitted)."""
+    return {
+        f"origin_probe_{stem}_plain": None,
+        f"origin_probe_{stem}_false": False,
+        f"origin_probe_{stem}_external": True,
+        f"mcp__originprobe{stem}__omitted": None,
+        f"mcp__originprobe{stem}__false": False,
+        f"mcp__originprobe{stem}__true": True,
+    }
+
+
+def _probe_plugin(name: str, tools: dict[str, bool | None], manifest: JSON | None = None) -> JSON:
+    return plugin(
+        name,
+        [tool(n) if external is None else tool(n, external=external) for n, external in tools.items()],
+        manifest=manifest,
+    )
+
+
+def _origin_probes(client: HostClient) -> list[tuple[str, dict[str, bool | None], JSON]] | None:
+    """Install the probe plugins: (plugin, its tools with their options, its install report) for each that
+    installed; None when the base probe did not (a second probe on one host, say)."""
+    base = {_PLAIN: None, _MCP_FALSE: False, _PLAIN_TRUE: True, _MCP_TRUE: True}
+    report = client.install(_probe_plugin("origin-probe", base))
+    if "error" in report:
+        return None
+    probes = [("origin-probe", base, report)]
+    bridge = _origin_probe_tools("bridge")
+    for name in _BRIDGE_NAMES:
+        report = client.install(_probe_plugin(name, bridge))
+        if "error" not in report:
+            probes.append((name, bridge, report))
+            break
+    family = _origin_probe_tools("family")
+    declared = {"provides": {"tools": ["mcp__*", *family], "readOnlyTools": ["mcp__*"]}}
+    report = client.install(_probe_plugin(_FAMILY, family, declared))
+    if "error" not in report:  # a host refusing the wildcard with its entry breaks RO-2, judged there
+        probes.append((_FAMILY, family, report))
+    return probes
 
 
 def origin_broken(client: HostClient) -> tuple[str, Any] | None:
@@ -35,28 +85,36 @@ def origin_broken(client: HostClient) -> tuple[str, Any] | None:
     the host refuses any of them (a boolean or an omitted option is never refused), reads the
     omitted option as external, or ignores ``true`` whatever the name; EXT-2 when a name decides
     (the ``mcp__`` tool with ``false`` external, or the plain one with ``true`` internal while its
-    ``mcp__`` twin is external). None when all four are right or it cannot tell (no origin in
-    the catalog)."""
+    ``mcp__`` twin is external). Two more probe plugins, one named as the MCP bridge is and one
+    declaring the ``mcp__*`` family in its manifest, register the same options: where the base
+    probe is right, any of their tools whose origin differs from its option shows the plugin's name
+    or manifest deciding origin (EXT-2), a refused one a boolean or omitted option refused (EXT-1).
+    None when all are right or it cannot tell (no origin in the catalog)."""
     if not {"registration", "composition"} <= client.capabilities:
         return None
-    probes = [
-        tool(_PLAIN),
-        tool(_MCP_FALSE, external=False),
-        tool(_PLAIN_TRUE, external=True),
-        tool(_MCP_TRUE, external=True),
-    ]
-    report = client.install(plugin("origin-probe", probes))
-    if "error" in report:
+    probes = _origin_probes(client)
+    if probes is None:
         return None
-    refused = sorted({r.get("tool") for r in report.get("refused") or [] if isinstance(r, dict)} & set(_PROBES))
+    names = {name for _, tools, _ in probes for name in tools}
+    refused = sorted(
+        {r.get("tool") for _, _, report in probes for r in report.get("refused") or [] if isinstance(r, dict)} & names
+    )
     if refused:
         return "EXT-1", {"refused": refused}
     entries = {e.get("name"): e for e in client.open(identity={"userId": "user-1"}).compose().get("catalog") or []}
-    origin = {name: (entries.get(name) or {}).get("origin") for name in _PROBES}
+    origin = {name: (entries.get(name) or {}).get("origin") for name in names}
     if origin[_PLAIN] not in (None, "internal") or (origin[_PLAIN_TRUE] == origin[_MCP_TRUE] == "internal"):
         return "EXT-1", {name: origin[name] for name in (_PLAIN, _PLAIN_TRUE, _MCP_TRUE)}
     if origin[_MCP_FALSE] not in (None, "internal") or origin[_PLAIN_TRUE] == "internal":
         return "EXT-2", {name: origin[name] for name in (_MCP_FALSE, _PLAIN_TRUE)}
+    wrong = {
+        f"{owner}: {name}": origin[name]
+        for owner, tools, _ in probes[1:]
+        for name, external in tools.items()
+        if origin[name] is not None and origin[name] != ("external" if external else "internal")
+    }
+    if wrong:
+        return "EXT-2", wrong
     return None
 
 

@@ -1,5 +1,6 @@
-"""EXT: origin and metadata, what the scenario files (scenarios/ext) say badly: every winner/loser
-pairing of a name collision, the tool keeping its accepted owner's metadata alone (EXT-3)."""
+"""EXT: origin and metadata, what the scenario files (scenarios/ext) say badly: origin from the option
+alone over generated catalogs, whoever registers the tool (EXT-2), and every winner/loser pairing of a
+name collision, the tool keeping its accepted owner's metadata alone (EXT-3)."""
 
 from __future__ import annotations
 
@@ -7,11 +8,108 @@ import itertools
 
 import pytest
 
+from pytest_toolconformance import strategies as tcs
 from pytest_toolconformance.host.client import HostClient, Session, check
 from pytest_toolconformance.host.contract import JSON
 from pytest_toolconformance.host.scripted import flat_schema, plugin, tool
+from pytest_toolconformance.profile import run_property
+from pytest_toolconformance.strategies.catalogs import catalog_of
+from pytest_toolconformance.suites.host.composing import READ_ONLY_SESSIONS, by_name, install_fresh
 from pytest_toolconformance.suites.host.composing import tool_entry as _tool_entry
-from pytest_toolconformance.suites.host.preconditions import origin_precondition, precondition
+from pytest_toolconformance.suites.host.preconditions import origin_checked, origin_precondition, precondition
+
+# -- EXT-2: origin from the option alone --------------------------------------------------------------
+_Q = flat_schema({"q": "string"})
+
+
+def _origin_example() -> tuple[tcs.Catalog, JSON]:
+    """Whoever registers a tool, its option alone gives its origin: a plugin named as the bundled MCP
+    bridge is (``plugins/mcp``), one whose manifest lists the ``mcp__*`` family in ``provides.tools``
+    alone, and one that also declares it read-only, each registering plain and ``mcp__`` names with
+    the option omitted, ``false`` and ``true``, scoped, deferred and declared by exact name; and a
+    session that sees every scope. The catalogs draw such plugins too (``mcp-NN-ns``, the family
+    listed); this example puts them first, whatever the example budget."""
+    bridge = plugin(
+        "mcp",
+        [
+            tool("mcp__mcp__local", parameters=_Q, external=False),
+            tool("mcp__mcp__plain", parameters=_Q),
+            tool("McpStatus", parameters=_Q),
+            tool("McpCache", parameters=_Q, external=False, ownerUserId="acct-amber"),
+            tool("mcp__mcp__later", parameters=_Q, external=False, projectId="proj-cedar"),
+            tool("mcp__mcp__ping", parameters=_Q, external=True),
+        ],
+        manifest={"deferLoading": ["mcp__mcp__later"]},
+    )
+    gateway_tools = [
+        tool("mcp__gateway__cache", parameters=_Q, external=False),
+        tool("mcp__gateway__page", parameters=_Q, platform="web"),
+        tool("GatewayHelper", parameters=_Q, external=False),
+        tool("mcp__remote__fetch", parameters=_Q, external=True),
+    ]
+    gateway = plugin(
+        "gateway",
+        gateway_tools,
+        manifest={"provides": {"tools": ["mcp__*", *(t["name"] for t in gateway_tools)]}},
+    )
+    family_tools = [
+        tool("mcp__family__local", parameters=_Q, external=False, projectId="proj-cedar"),
+        tool("mcp__family__exact", parameters=_Q, external=False),
+        tool("FamilyRemote", parameters=_Q, external=True, platform="web"),
+        tool("mcp__family__remote", parameters=_Q, external=True, ownerUserId="acct-amber"),
+    ]
+    family = plugin(
+        "family",
+        family_tools,
+        manifest={
+            "provides": {
+                "tools": ["mcp__*", *(t["name"] for t in family_tools)],
+                "readOnlyTools": ["mcp__*", "mcp__family__exact"],
+            },
+            "deferLoading": ["FamilyRemote"],
+        },
+    )
+    spec = {"identity": {"userId": "acct-amber"}, "projectId": "proj-cedar", "platform": "web"}
+    return catalog_of([bridge, gateway, family]), spec
+
+
+@pytest.mark.toolconformance("EXT-2")
+def test_origin_comes_from_the_option_alone(toolconformance_host: HostClient) -> None:
+    """Every tool's origin in compose's catalog is the one its ``external`` option gives (omitted or
+    false: internal), whatever names it: the tool's name, its plugin's name (one named like the MCP
+    bridge), its plugin's manifest (the ``mcp__*`` family in ``provides.tools``, the wildcard, exact
+    read-only names, ``deferLoading``), its scope or its deferral. Its effects (reason, caps,
+    validation, the wildcard's classification) are checked by their own rules."""
+    client = toolconformance_host
+    client.require("registration", "composition", "scoping", "deferral")
+
+    def body(example: tuple[tcs.Catalog, JSON]) -> None:
+        catalog, spec = example
+        install_fresh(client, catalog)
+        entries = by_name(client.open(**spec).compose()["catalog"])
+        visible = [t for t in catalog.visible_to(spec) if t.name in entries]
+        if any("origin" not in entries[t.name] for t in visible):
+            pytest.skip(
+                "the host does not report origin in compose's catalog entries, where EXT-2 reads the host's "
+                "own metadata (see docs/host-implementers.md, 'Tool metadata in the catalog')"
+            )
+        wrong = {
+            f"{t.plugin}: {t.name} (external option {'true' if t.external else 'false or omitted'})": entries[t.name][
+                "origin"
+            ]
+            for t in visible
+            if entries[t.name]["origin"] != ("external" if t.external else "internal")
+        }
+        check(
+            not wrong,
+            "every tool's origin is the one its external option gives, whatever its name, its plugin's name or "
+            "manifest, its scope or deferral",
+            wrong,
+            {"plugins": list(catalog.plugins), "session": spec, "then": "compose: the catalog's origin"},
+        )
+
+    run_property(READ_ONLY_SESSIONS, origin_checked(client, body), examples=[_origin_example()], share_draws=True)
+
 
 # -- EXT-3: every winner/loser pairing ----------------------------------------------------------------
 #: How a registration of "mcp__x__shared" is made: (external option, manifest provides).

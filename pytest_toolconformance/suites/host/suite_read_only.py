@@ -13,14 +13,54 @@ from hypothesis import strategies as st
 
 from pytest_toolconformance import strategies as tcs
 from pytest_toolconformance.findings import bound_rule
+from pytest_toolconformance.host import scripted
 from pytest_toolconformance.host.client import HostClient, check
 from pytest_toolconformance.profile import name_strategy, run_property
-from pytest_toolconformance.suites.host.composing import JSON, by_name, install_fresh, read_only_session_property
+from pytest_toolconformance.strategies.catalogs import catalog_of
+from pytest_toolconformance.suites.host.composing import JSON, by_name, install_fresh
 from pytest_toolconformance.suites.host.composing import READ_ONLY_SESSIONS as _RO_SESSIONS
-from pytest_toolconformance.suites.host.preconditions import origin_checked, precondition
+from pytest_toolconformance.suites.host.preconditions import origin_checked, origin_holds, precondition
 
 
 # -- RO ----------------------------------------------------------------------------------------------
+def _scoped_wildcard_example() -> tuple[tcs.Catalog, JSON]:
+    """The wildcard over scoped contributions: a plugin declaring ``readOnlyTools: ['mcp__*']`` registers
+    external tools scoped by each option (``ownerUserId``, ``projectId``, ``platform``, two at once, one
+    plainly named, one deferred) beside an unscoped one, and scoped internal tools (an ``mcp__`` name with
+    ``false``, a plain one with the option omitted); another plugin, which lists the ``mcp__*`` family
+    in ``provides.tools`` without declaring it read-only, registers scoped external tools too. The
+    session sees every scope. The catalogs draw scoped tools under the wildcard too; this example puts
+    each scope first, whatever the example budget."""
+    q = scripted.flat_schema({"q": "string"})
+    bridge_tools = [
+        scripted.tool("mcp__brg__all", parameters=q, external=True),
+        scripted.tool("mcp__brg__mine", parameters=q, external=True, ownerUserId="acct-amber"),
+        scripted.tool("mcp__brg__proj", parameters=q, external=True, projectId="proj-cedar"),
+        scripted.tool("mcp__brg__page", parameters=q, external=True, platform="web"),
+        scripted.tool("BridgeVisitor", parameters=q, external=True, ownerUserId="acct-amber", platform="web"),
+        scripted.tool("mcp__brg__later", parameters=q, external=True, projectId="proj-cedar"),
+        scripted.tool("mcp__brg__local", parameters=q, external=False, projectId="proj-cedar"),
+        scripted.tool("BridgeStatus", parameters=q, platform="web"),
+    ]
+    bridge = scripted.plugin(
+        "bridge",
+        bridge_tools,
+        manifest={
+            "provides": {"tools": ["mcp__*", *(t["name"] for t in bridge_tools)], "readOnlyTools": ["mcp__*"]},
+            "deferLoading": ["mcp__brg__later"],
+        },
+    )
+    other_tools = [
+        scripted.tool("mcp__oth__page", parameters=q, external=True, platform="web"),
+        scripted.tool("mcp__oth__mine", parameters=q, external=True, ownerUserId="acct-amber"),
+    ]
+    other = scripted.plugin(
+        "other", other_tools, manifest={"provides": {"tools": ["mcp__*", *(t["name"] for t in other_tools)]}}
+    )
+    spec = {"identity": {"userId": "acct-amber"}, "projectId": "proj-cedar", "platform": "web"}
+    return catalog_of([bridge, other]), spec
+
+
 def _child_catalog(client: HostClient, catalog: tcs.Catalog, spec: JSON) -> tuple[set[str], JSON]:
     install_fresh(client, catalog)
     child = client.open(**spec).delegate(read_only=True)
@@ -47,10 +87,12 @@ def _classification_property(
     judge: Callable[[tcs.Catalog, JSON, dict[str, bool], JSON], None],
     sessions: st.SearchStrategy[tuple[tcs.Catalog, JSON]] = _RO_SESSIONS,
     origin_checked_too: bool = True,
+    examples: tuple[tuple[tcs.Catalog, JSON], ...] = (),
 ) -> None:
-    """The frame of a read-only classification property: a generated catalog and session, the host's
-    own classification of every visible tool, and the scenario a finding reproduces; ``judge`` says
-    what the rule asks of them (its findings re-examined by the origin precondition, unless not)."""
+    """The frame of a read-only classification property: a generated catalog and session (``examples``
+    first), the host's own classification of every visible tool, and the scenario a finding reproduces;
+    ``judge`` says what the rule asks of them (its findings re-examined by the origin precondition,
+    unless not)."""
     client.require("registration", "composition", "scoping", "deferral")
 
     def body(example: tuple[tcs.Catalog, JSON]) -> None:
@@ -63,7 +105,9 @@ def _classification_property(
             {"plugins": list(catalog.plugins), "session": spec, "then": "compose: the catalog's readOnly"},
         )
 
-    run_property(sessions, origin_checked(client, body) if origin_checked_too else body, share_draws=True)
+    run_property(
+        sessions, origin_checked(client, body) if origin_checked_too else body, examples=examples, share_draws=True
+    )
 
 
 @pytest.mark.toolconformance("RO-1")
@@ -99,7 +143,7 @@ def test_mcp_wildcard_classifies_own_external_tools_only(toolconformance_host: H
                     scenario,
                 )
 
-    _classification_property(toolconformance_host, judge)
+    _classification_property(toolconformance_host, judge, examples=(_scoped_wildcard_example(),))
 
 
 @pytest.mark.toolconformance("RO-3")
@@ -165,6 +209,11 @@ def test_read_only_children_receive_exactly_the_read_only_set(toolconformance_ho
             # declaration's reading (RO-1 for the wildcard, RO-3 for exact names) is broken, not RO-5.
             classified = {t.name for t in visible if entries[t.name]["readOnly"] is True}
             wrong = [t for t in visible if (t.name in classified) != (t.name in expected)]
+            if any(
+                entries[t.name].get("origin") not in (None, "external" if t.external else "internal") for t in wrong
+            ):
+                # The host classified by a wrong origin (the wildcard reads it): blocked by the origin rule.
+                origin_holds(client, bound_rule())
             stolen = {name for _, name in catalog.foreign_declarations}
             owner_rule = "RO-3" if any(t.declared_read_only or t.name in stolen for t in wrong) else "RO-1"
             precondition(
@@ -181,4 +230,11 @@ def test_read_only_children_receive_exactly_the_read_only_set(toolconformance_ho
             scenario,
         )
 
-    read_only_session_property(client, body, "delegation")
+    client.require("registration", "composition", "scoping", "deferral", "delegation")
+
+    def run(example: tuple[tcs.Catalog, JSON]) -> None:
+        body(*example)
+
+    # The scoped wildcard example first: a read-only child of each scope receives its scoped tools the
+    # wildcard classified, whatever the example budget.
+    run_property(_RO_SESSIONS, run, examples=[_scoped_wildcard_example()], share_draws=True)
