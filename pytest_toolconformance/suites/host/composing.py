@@ -53,6 +53,21 @@ def without_reason(parameters: Any) -> JSON:
     return own
 
 
+def reason_problem(parameters: Any) -> str | None:
+    """What keeps an advertised schema from carrying REASON-1's field, an optional string ``reason``
+    (None when it does): checked by REASON-1 itself, and by checks that compare internal tools'
+    schemas and would otherwise blame a missing or required ``reason`` on their own rule."""
+    if not isinstance(parameters, Mapping):
+        return "parameters is not an object"
+    reason = (parameters.get("properties") or {}).get("reason")
+    if not isinstance(reason, Mapping) or reason.get("type") != "string":
+        return f"properties.reason is {reason!r}, not a string property"
+    required = parameters.get("required") or []
+    if isinstance(required, list) and "reason" in required:
+        return "reason is required"
+    return None
+
+
 def keeps_schema(advertised: Any, original: Mapping[str, Any]) -> bool:
     """Nothing of ``original`` (a flat object schema) is lost in ``advertised``: every property with its
     own definition, every required name still required. What a host adds of its own (a field it
@@ -237,6 +252,7 @@ __all__ = [
     "METADATA_KEYS",
     "READ_ONLY_SESSIONS",
     "read_only_session_property",
+    "reason_problem",
     "by_name",
     "composition_property",
     "install",
