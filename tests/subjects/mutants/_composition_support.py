@@ -24,16 +24,20 @@ Entry = dict[str, Any]
 
 class RewriteTools(AnswerMutant):
     """Rewrites each advertised tool (in ``tools`` and ``payload.tools``; only in the provider payload
-    where ``payload_only``) through :meth:`rewrite`."""
+    where ``payload_only``) through :meth:`rewrite`, in the sessions :meth:`rewrites` picks."""
 
     payload_only = False
+
+    def rewrites(self, session: str) -> bool:
+        """Whether ``session``'s answer is rewritten at all (every session's unless a mutant says)."""
+        return True
 
     def rewrite(self, reg: Registration, entry: Entry) -> Entry:
         return entry
 
     def compose(self, session: str) -> dict[str, Any]:
         answer = super().compose(session)
-        if "error" in answer:
+        if "error" in answer or not self.rewrites(session):
             return answer
         registry = self.host.registry
 

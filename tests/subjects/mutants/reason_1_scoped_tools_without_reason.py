@@ -14,32 +14,21 @@ from __future__ import annotations
 from typing import Any
 
 from pytest_toolconformance.host.inprocess import ReferenceHostAdapter
-from reference_host.composition import Composition
-from reference_host.session import Session
-from tests.subjects.mutants._access_support import mutant_host
+from reference_host.registry import Registration
+from tests.subjects.mutants._composition_support import RewriteTools
 
 RULE = "REASON-1"
 
 
-class ScopedWithoutReason(Session):
-    def compose(self) -> Composition:
-        comp = super().compose()
-        registry = self.host.registry
-
-        def fix(entry: Any) -> dict[str, Any]:
-            entry = dict(entry)
-            reg = registry.get(entry["name"])
-            if reg is None or reg.external:
-                return entry
-            if reg.owner_user_id is None and reg.project_id is None and reg.platform is None:
-                return entry
-            entry["parameters"] = reg.tool.parameters  # the registered schema, as registered
+class ScopedWithoutReason(RewriteTools):
+    def rewrite(self, reg: Registration, entry: dict[str, Any]) -> dict[str, Any]:
+        if reg.external:
             return entry
-
-        comp.tools = [fix(e) for e in comp.tools]
-        comp.payload = {**comp.payload, "tools": [fix(e) for e in comp.payload["tools"]]}
-        return comp
+        if reg.owner_user_id is None and reg.project_id is None and reg.platform is None:
+            return entry
+        entry["parameters"] = reg.tool.parameters  # the registered schema, as registered
+        return entry
 
 
 def factory() -> ReferenceHostAdapter:
-    return mutant_host(session_class=ScopedWithoutReason)
+    return ScopedWithoutReason()

@@ -12,28 +12,19 @@ from __future__ import annotations
 from typing import Any
 
 from pytest_toolconformance.host.inprocess import ReferenceHostAdapter
-from reference_host.composition import Composition
+from reference_host.registry import Registration
 from reference_host.schemas import with_reason
-from reference_host.session import Session
-from tests.subjects.mutants._access_support import mutant_host
+from tests.subjects.mutants._composition_support import RewriteTools
 
 RULE = "REASON-2"
 
 
-class LoaderGainsReason(Session):
-    def compose(self) -> Composition:
-        comp = super().compose()
-
-        def fix(entry: Any) -> dict[str, Any]:
-            entry = dict(entry)
-            if entry["name"] == "ToolSearch":
-                entry["parameters"] = with_reason(entry["parameters"])
-            return entry
-
-        comp.tools = [fix(e) for e in comp.tools]
-        comp.payload = {**comp.payload, "tools": [fix(e) for e in comp.payload["tools"]]}
-        return comp
+class LoaderGainsReason(RewriteTools):
+    def rewrite(self, reg: Registration, entry: dict[str, Any]) -> dict[str, Any]:
+        if entry["name"] == "ToolSearch":
+            entry["parameters"] = with_reason(entry["parameters"])
+        return entry
 
 
 def factory() -> ReferenceHostAdapter:
-    return mutant_host(session_class=LoaderGainsReason)
+    return LoaderGainsReason()

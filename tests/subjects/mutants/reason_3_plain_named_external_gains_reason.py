@@ -14,33 +14,22 @@ from __future__ import annotations
 from typing import Any
 
 from pytest_toolconformance.host.inprocess import ReferenceHostAdapter
-from reference_host.composition import Composition
+from reference_host.registry import Registration
 from reference_host.schemas import permissive_schema, with_reason
-from reference_host.session import Session
-from tests.subjects.mutants._access_support import mutant_host
+from tests.subjects.mutants._composition_support import RewriteTools
 
 RULE = "REASON-3"
 
 
-class PrefixExclusion(Session):
-    def compose(self) -> Composition:
-        comp = super().compose()
-        registry = self.host.registry
-
-        def fix(entry: Any) -> dict[str, Any]:
-            entry = dict(entry)
-            reg = registry.get(entry["name"])
-            if reg is None or not reg.external or reg.name.startswith("mcp__"):
-                return entry
-            if entry["parameters"] == permissive_schema():
-                return entry  # CAP-2 replaced it: not rebuilt from the owner's schema
-            entry["parameters"] = with_reason(entry["parameters"])
+class PrefixExclusion(RewriteTools):
+    def rewrite(self, reg: Registration, entry: dict[str, Any]) -> dict[str, Any]:
+        if not reg.external or reg.name.startswith("mcp__"):
             return entry
-
-        comp.tools = [fix(e) for e in comp.tools]
-        comp.payload = {**comp.payload, "tools": [fix(e) for e in comp.payload["tools"]]}
-        return comp
+        if entry["parameters"] == permissive_schema():
+            return entry  # CAP-2 replaced it: not rebuilt from the owner's schema
+        entry["parameters"] = with_reason(entry["parameters"])
+        return entry
 
 
 def factory() -> ReferenceHostAdapter:
-    return mutant_host(session_class=PrefixExclusion)
+    return PrefixExclusion()
