@@ -289,9 +289,11 @@ const operations = {
       hooksRan: hooksRan.map((h) => h.tool), observations: record.observations,
       // What the model receives: the tool_result block of pi-ai's Anthropic request, its content
       // read back into content items; `block` is that block exactly as sent.
-      modelResult: block
-        ? { type: "tool_result", tool, callId: block.tool_use_id, content: contentItems(block.content), isError: block.is_error === true, block }
-        : null,
+      // No block when no next request was made of the result (the host failed on it): the key is then left
+      // out, as the wire schema allows, rather than sent as null.
+      ...(block
+        ? { modelResult: { type: "tool_result", tool, callId: block.tool_use_id, content: contentItems(block.content), isError: block.is_error === true, block } }
+        : {}),
     };
   },
 };
