@@ -32,3 +32,16 @@ def install(host: ReferenceHostAdapter, *tools: dict[str, Any], name: str = "wit
 
 def text_of(answer: dict[str, Any]) -> str:
     return "".join(item.get("text", "") for item in answer["content"])
+
+
+def has_reason(parameters: dict[str, Any]) -> bool:
+    """Whether an advertised schema has a ``reason`` property."""
+    return "reason" in (parameters.get("properties") or {})
+
+
+def optional_reason(parameters: dict[str, Any]) -> bool:
+    """Whether an advertised schema has ``reason`` as an optional string (REASON-1's form)."""
+    reason = (parameters.get("properties") or {}).get("reason")
+    return (
+        isinstance(reason, dict) and reason.get("type") == "string" and "reason" not in parameters.get("required", [])
+    )

@@ -11,7 +11,7 @@ from typing import Any
 
 from pytest_toolconformance.host.inprocess import ReferenceHostAdapter
 from pytest_toolconformance.host.scripted import plugin, tool
-from tests.kit.suites.witnesses import Pair
+from tests.kit.suites.witnesses import Pair, has_reason, optional_reason
 from tests.kit.suites.witnesses import session_of as _session
 from tests.kit.suites.witnesses import text_of as _text
 
@@ -47,17 +47,6 @@ def _ran(outcome: dict[str, Any]) -> tuple[bool, str | None]:
 def _received(outcome: dict[str, Any]) -> Any:
     """The arguments an echoing handler received."""
     return next(o["value"] for o in outcome["observations"] if o["op"] == "params")
-
-
-def _has_reason(parameters: dict[str, Any]) -> bool:
-    return "reason" in (parameters.get("properties") or {})
-
-
-def _optional_reason(parameters: dict[str, Any]) -> bool:
-    reason = (parameters.get("properties") or {}).get("reason")
-    return (
-        isinstance(reason, dict) and reason.get("type") == "string" and "reason" not in parameters.get("required", [])
-    )
 
 
 def _parameters(host: ReferenceHostAdapter, session: str) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -461,7 +450,7 @@ def test_ext_4_a_deferred_external_tool_stays_external_with_deferral_off(hosts: 
         entry = _entry(composed["catalog"], "mcp__wiki__read")
         assert entry["deferred"] is False
         advertised = _entry(composed["tools"], "mcp__wiki__read")["parameters"]
-        return entry["origin"], _has_reason(advertised), _ran(host.call(off, "mcp__wiki__read", {"page": 7}))
+        return entry["origin"], has_reason(advertised), _ran(host.call(off, "mcp__wiki__read", {"page": 7}))
 
     reference, mutant = hosts("ext_4_deferral_off_external_becomes_internal")
     assert with_deferral_off(reference) == ("external", False, (True, None))
@@ -528,7 +517,7 @@ def test_reason_1_the_payload_gives_internal_tools_reason(hosts: Pair) -> None:
         _install(host, tool("Note", parameters=value, handler=ECHO), name="notes")
         tools, payload = _parameters(host, _session(host, USER))
         return {
-            name: (_optional_reason(payload[name]), _has_reason(payload[name]), _has_reason(tools[name]))
+            name: (optional_reason(payload[name]), has_reason(payload[name]), has_reason(tools[name]))
             for name in ("Note", "Read")
         }
 
@@ -542,7 +531,7 @@ def test_reason_2_tool_search_never_gains_reason(hosts: Pair) -> None:
 
     def gained(host: ReferenceHostAdapter) -> tuple[bool, bool, bool, dict[str, Any]]:
         tools, payload = _parameters(host, _session(host, USER))
-        return _has_reason(tools["ToolSearch"]), _has_reason(payload["ToolSearch"]), _has_reason(tools["Bash"]), tools
+        return has_reason(tools["ToolSearch"]), has_reason(payload["ToolSearch"]), has_reason(tools["Bash"]), tools
 
     reference, mutant = hosts("reason_2_tool_search_gains_reason")
     *flags, tools = gained(reference)

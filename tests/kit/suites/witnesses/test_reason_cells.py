@@ -11,7 +11,7 @@ from typing import Any
 
 from pytest_toolconformance.host.inprocess import ReferenceHostAdapter
 from pytest_toolconformance.host.scripted import flat_schema, plugin, tool
-from tests.kit.suites.witnesses import Pair, session_of
+from tests.kit.suites.witnesses import Pair, has_reason, optional_reason, session_of
 
 USER = {"identity": {"userId": "u1"}}
 VALUE = flat_schema({"value": "string"})
@@ -28,17 +28,6 @@ def _parameters(host: ReferenceHostAdapter, session: str) -> tuple[dict[str, Any
     answer = host.compose(session)
     tools = {entry["name"]: entry["parameters"] for entry in answer["tools"]}
     return tools, {entry["name"]: entry["parameters"] for entry in answer["payload"]["tools"]}
-
-
-def _has_reason(parameters: dict[str, Any]) -> bool:
-    return "reason" in (parameters.get("properties") or {})
-
-
-def _optional_reason(parameters: dict[str, Any]) -> bool:
-    reason = (parameters.get("properties") or {}).get("reason")
-    return (
-        isinstance(reason, dict) and reason.get("type") == "string" and "reason" not in parameters.get("required", [])
-    )
 
 
 def _received(host: ReferenceHostAdapter, session: str, name: str, arguments: dict[str, Any]) -> Any:
@@ -58,7 +47,7 @@ def test_reason_1_a_scoped_internal_tool_gains_reason(hosts: Pair) -> None:
     def reasons(host: ReferenceHostAdapter) -> tuple[bool, bool, bool]:
         _install(host, tool("PageInfo", parameters=VALUE, handler=ECHO, platform="web"), tool("Plain", handler=ECHO))
         tools, payload = _parameters(host, session_of(host, {**USER, "platform": "web"}))
-        return _optional_reason(tools["PageInfo"]), _optional_reason(payload["PageInfo"]), _has_reason(tools["Plain"])
+        return optional_reason(tools["PageInfo"]), optional_reason(payload["PageInfo"]), has_reason(tools["Plain"])
 
     reference, broken = hosts("reason_1_scoped_tools_without_reason")
     assert reasons(reference) == (True, True, True)
@@ -78,7 +67,7 @@ def test_reason_2_a_read_only_child_is_offered_the_exclusions_without_reason(hos
         tools, payload = _parameters(host, child)
         assert {"Bash", "ToolSearch"} <= set(tools), sorted(tools)
         gained = {
-            f"{where} {name}": _has_reason(listing[name])
+            f"{where} {name}": has_reason(listing[name])
             for name in ("Bash", "ToolSearch")
             for where, listing in (("tools", tools), ("payload", payload))
         }
@@ -113,9 +102,9 @@ def test_reason_3_a_replaced_external_definition_gains_no_reason(hosts: Pair) ->
     reference, broken = hosts("reason_3_capped_external_gains_reason")
     schema, in_payload = advertised(reference)
     assert schema["properties"] == {} and schema.get("additionalProperties") is True and schema.get("description")
-    assert not _has_reason(schema) and not _has_reason(in_payload)
+    assert not has_reason(schema) and not has_reason(in_payload)
     broken_schema, broken_payload = advertised(broken)
-    assert _has_reason(broken_schema) and _has_reason(broken_payload)
+    assert has_reason(broken_schema) and has_reason(broken_payload)
     assert broken_schema.get("additionalProperties") is True and broken_schema["description"] == schema["description"]
 
 
@@ -154,7 +143,7 @@ def test_reason_4_a_loaded_deferred_tool_never_sees_reason(hosts: Pair) -> None:
         session = session_of(host, USER)
         loaded = host.call(session, "ToolSearch", {"query": "select:Lazy"})
         assert loaded["handlerRan"], loaded
-        assert _optional_reason(_parameters(host, session)[0]["Lazy"])
+        assert optional_reason(_parameters(host, session)[0]["Lazy"])
         sent = {"value": "x", "reason": "looking"}
         return _received(host, session, "Lazy", sent), _received(host, session, "Eager", sent)
 
