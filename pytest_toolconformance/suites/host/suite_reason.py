@@ -387,13 +387,10 @@ def test_reason_is_consumed_before_the_handler(toolconformance_host: HostClient)
                 # breaks its advertised string refused (REG-6): the handler never saw it.
                 return
             if kind == "other" and isinstance(received, dict) and "reason" in received:
-                # The handler ran a call that breaks the advertised schema: validation's fault first.
-                precondition(
-                    False,
-                    "REG-6",
-                    "a call whose reason is not a string refused before the handler (or reason consumed)",
-                    {"received": received},
-                )
+                # The handler ran a call that breaks the advertised schema: REG-6's validation failed first,
+                # and REG-6's checks say so. Judged here it would be blocked by REG-6, and a block met among
+                # the explicit cases is what Hypothesis reports over the other cases' plain failures.
+                return
             if received != arguments and form == "deferred":
                 probe = tcs.CatalogTool(name, "local", False, "Probe.", schema, deferred=True)
                 _loaded_origin_holds(client, session.compose(), probe)
