@@ -3,7 +3,7 @@ what a composition advertises (the tools by name, every string in it, a schema l
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from hypothesis import strategies as st
@@ -221,15 +221,21 @@ READ_ONLY_SESSIONS = name_strategy(
 )
 
 
-def read_only_session_property(client: HostClient, body: Callable[[tcs.Catalog, JSON], None], *needs: str) -> None:
+def read_only_session_property(
+    client: HostClient,
+    body: Callable[[tcs.Catalog, JSON], None],
+    *needs: str,
+    examples: Sequence[tuple[tcs.Catalog, JSON]] = (),
+) -> None:
     """A property over :data:`READ_ONLY_SESSIONS`: ``body(catalog, spec)`` for each generated catalog and
-    session spec. The host must offer registration, composition, scoping and deferral, and ``needs``."""
+    session spec, ``examples`` first whatever the example budget. The host must offer registration,
+    composition, scoping and deferral, and ``needs``."""
     client.require("registration", "composition", "scoping", "deferral", *needs)
 
     def run(example: tuple[tcs.Catalog, JSON]) -> None:
         body(*example)
 
-    run_property(READ_ONLY_SESSIONS, run, share_draws=True)
+    run_property(READ_ONLY_SESSIONS, run, examples=examples, share_draws=True)
 
 
 def tool_entry(composition: JSON, name: str, key: str = "tools") -> JSON | None:

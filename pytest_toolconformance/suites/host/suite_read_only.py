@@ -17,7 +17,7 @@ from pytest_toolconformance.host import scripted
 from pytest_toolconformance.host.client import HostClient, check
 from pytest_toolconformance.profile import name_strategy, run_property
 from pytest_toolconformance.strategies.catalogs import catalog_of
-from pytest_toolconformance.suites.host.composing import JSON, by_name, install_fresh
+from pytest_toolconformance.suites.host.composing import JSON, by_name, install_fresh, read_only_session_property
 from pytest_toolconformance.suites.host.composing import READ_ONLY_SESSIONS as _RO_SESSIONS
 from pytest_toolconformance.suites.host.preconditions import origin_checked, origin_holds, precondition
 
@@ -230,11 +230,6 @@ def test_read_only_children_receive_exactly_the_read_only_set(toolconformance_ho
             scenario,
         )
 
-    client.require("registration", "composition", "scoping", "deferral", "delegation")
-
-    def run(example: tuple[tcs.Catalog, JSON]) -> None:
-        body(*example)
-
     # The scoped wildcard example first: a read-only child of each scope receives its scoped tools the
     # wildcard classified, whatever the example budget.
-    run_property(_RO_SESSIONS, run, examples=[_scoped_wildcard_example()], share_draws=True)
+    read_only_session_property(client, body, "delegation", examples=[_scoped_wildcard_example()])
