@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import pytest
@@ -31,6 +32,7 @@ PROJECTS = ("p1", "p2", "p3", "p4")
 # -- ACCESS-1..4: the state machine ---------------------------------------------------------------
 
 
+@dataclass(eq=False)  # kept by identity, as the sessions they track
 class _Tracked:
     """One open session, or a child delegated below one, and what the kit knows it captured.
 
@@ -38,21 +40,12 @@ class _Tracked:
     the seed does not say, so a child is judged only where the sentence needs no ceiling: ACCESS-2
     (within the live policy) and the never-promote half of ACCESS-4 (docs/readings.md)."""
 
-    def __init__(
-        self,
-        session: Session,
-        ceiling_admin: bool,
-        ceiling_projects: frozenset[str],
-        identity_admin: bool,
-        identity_owner: bool,
-        parent: str | None = None,
-    ) -> None:
-        self.session = session
-        self.ceiling_admin = ceiling_admin
-        self.ceiling_projects = ceiling_projects
-        self.identity_admin = identity_admin
-        self.identity_owner = identity_owner
-        self.parent = parent
+    session: Session
+    ceiling_admin: bool
+    ceiling_projects: frozenset[str]
+    identity_admin: bool
+    identity_owner: bool
+    parent: str | None = None
 
 
 def _check_access_rule(
