@@ -9,7 +9,7 @@ from typing import Any
 from hypothesis import strategies as st
 
 from pytest_toolconformance import strategies as tcs
-from pytest_toolconformance.host.client import HostClient, check
+from pytest_toolconformance.host.client import HostClient, Session, check
 from pytest_toolconformance.profile import name_strategy, run_property
 from pytest_toolconformance.suites.host.preconditions import origin_checked
 
@@ -173,6 +173,15 @@ def valid_utf8(text: Any) -> bool:
     return True
 
 
+#: A composition property's case: a catalog and its session specs, and for a fixed case what its
+#: ``elsewhere`` hook is handed as ``chosen``.
+CompositionCase = tuple[tcs.Catalog, list[JSON]] | tuple[tcs.Catalog, list[JSON], str]
+#: ``elsewhere(spec, session, catalog, chosen)``: one more session to judge beside the first spec's own
+#: (``session``), as (what the scenario says of it, its composition), or None; ``chosen`` is a fixed
+#: case's third element, else None.
+Elsewhere = Callable[[JSON, Session, tcs.Catalog, "str | None"], "tuple[JSON, JSON] | None"]
+
+
 def composition_property(
     client: HostClient,
     judge: Callable[[JSON, JSON, tcs.Catalog, JSON], None],
@@ -180,23 +189,33 @@ def composition_property(
     needs: tuple[str, ...] = (),
     sessions: st.SearchStrategy[tuple[tcs.Catalog, list[JSON]]] | None = None,
     origin_checked_too: bool = False,
+    examples: Sequence[CompositionCase] = (),
+    elsewhere: Elsewhere | None = None,
 ) -> None:
     """The frame of a composition property: for each generated catalog and its session specs
-    (``sessions``, :data:`CATALOG_SESSIONS` by default), a fresh host with the catalog's plugins
-    installed, composed in each spec; ``judge(spec, composition, catalog, scenario)`` says what the
-    rule asks of each (its findings re-examined by the origin precondition where ``origin_checked_too``).
-    The host must offer what the frame uses, and ``needs`` besides."""
+    (``sessions``, :data:`CATALOG_SESSIONS` by default; ``examples`` first, whatever the example budget),
+    a fresh host with the catalog's plugins installed, composed in each spec, and where ``elsewhere`` is
+    given in the one more session it opens beside the first; ``judge(spec, composition, catalog,
+    scenario)`` says what the rule asks of each (its findings re-examined by the origin precondition
+    where ``origin_checked_too``). The host must offer what the frame uses, and ``needs`` besides."""
     client.require("registration", "composition", "scoping", "deferral", *needs)
 
-    def body(example: tuple[tcs.Catalog, list[JSON]]) -> None:
-        catalog, specs = example
+    def body(example: CompositionCase) -> None:
+        catalog, specs, *chosen = example
         install_fresh(client, catalog)
-        for spec in specs:
-            judge(spec, client.open(**spec).compose(), catalog, {"plugins": list(catalog.plugins), "session": spec})
+        for index, spec in enumerate(specs):
+            scenario = {"plugins": list(catalog.plugins), "session": spec}
+            session = client.open(**spec)
+            judge(spec, session.compose(), catalog, scenario)
+            if index == 0 and elsewhere is not None:
+                other = elsewhere(spec, session, catalog, chosen[0] if chosen else None)
+                if other is not None:
+                    judge(spec, other[1], catalog, {**scenario, "session": other[0]})
 
     run_property(
         CATALOG_SESSIONS if sessions is None else sessions,
         origin_checked(client, body) if origin_checked_too else body,
+        examples=examples,
         share_draws=True,
     )
 
@@ -261,6 +280,8 @@ __all__ = [
     "reason_problem",
     "by_name",
     "composition_property",
+    "CompositionCase",
+    "Elsewhere",
     "install",
     "scope_name",
     "strings_in",

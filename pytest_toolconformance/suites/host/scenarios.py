@@ -31,7 +31,7 @@ import re
 import tempfile
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from pathlib import Path
 from typing import Any
 
@@ -98,7 +98,7 @@ class Case:
     def param_id(self) -> str:
         return f"{'+'.join(self.rules)}-{self.id}"
 
-    @property
+    @cached_property  # asked at each run of the case, and a case's steps are walked as JSON text
     def uses_folder(self) -> bool:
         """Whether the case works in a sandbox directory of its own: an ``mkfs`` or ``fs`` step, or ``${root}``."""
         steps = self.data.get("steps", [])

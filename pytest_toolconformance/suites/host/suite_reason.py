@@ -30,12 +30,12 @@ from pytest_toolconformance.findings import bound_rule
 from pytest_toolconformance.host.client import HostClient, Session, check
 from pytest_toolconformance.profile import name_strategy, run_property
 from pytest_toolconformance.suites.host.composing import (
-    CATALOG_SESSIONS,
     EXCLUDED_FROM_REASON,
     JSON,
+    CompositionCase,
+    composition_property,
     handler_received,
     install,
-    install_fresh,
     reason_problem,
     tool_entry,
 )
@@ -89,43 +89,28 @@ def _elsewhere(
     return {**turn, "loaded": loaded} if loaded else turn, session.compose()
 
 
-#: A case of :func:`_every_session_property`: a catalog and its session specs, and for a fixed case the
-#: other session (of :data:`_OTHER_SESSIONS`) its first spec's conversation is judged in.
-Case = tuple[tcs.Catalog, list[JSON]] | tuple[tcs.Catalog, list[JSON], str]
-
-
 def _every_session_property(
-    client: HostClient, judge: Judge, *, origin_checked_too: bool = False, examples: tuple[Case, ...] = ()
+    client: HostClient, judge: Judge, *, origin_checked_too: bool = False, examples: tuple[CompositionCase, ...] = ()
 ) -> None:
-    """The composition frame (:func:`composing.composition_property`'s, over its catalogs and session
-    specs) with ``judge`` asked of each generated session's composition, and for about one example in
-    four of one other session of the first one's conversation (:func:`_elsewhere`,
-    :data:`_OTHER_SESSIONS`); ``examples`` first, whatever the example budget."""
-    client.require("registration", "composition", "scoping", "deferral")
+    """:func:`composing.composition_property` with ``judge`` asked of each generated session's
+    composition, and for about one example in four of one other session of the first one's conversation
+    (:func:`_elsewhere`, :data:`_OTHER_SESSIONS`; a fixed case names its own)."""
 
-    def body(example: Case) -> None:
-        catalog, specs, *chosen = example
-        install_fresh(client, catalog)
-        for index, spec in enumerate(specs):
-            scenario = {"plugins": list(catalog.plugins), "session": spec}
-            session = client.open(**spec)
-            judge(session.compose(), catalog, scenario)
-            if index > 0:
-                continue
-            if chosen:
-                which: str | None = chosen[0]
-            else:
-                turn = zlib.crc32(json.dumps([spec, catalog.plugins], sort_keys=True).encode()) % 16
-                which = _OTHER_SESSIONS[turn] if turn < len(_OTHER_SESSIONS) else None
-            other = _elsewhere(client, spec, catalog, which, session) if which else None
-            if other is not None:
-                judge(other[1], catalog, {**scenario, "session": other[0]})
+    def other_session(
+        spec: JSON, session: Session, catalog: tcs.Catalog, chosen: str | None
+    ) -> tuple[JSON, JSON] | None:
+        which = chosen
+        if which is None:
+            turn = zlib.crc32(json.dumps([spec, catalog.plugins], sort_keys=True).encode()) % 16
+            which = _OTHER_SESSIONS[turn] if turn < len(_OTHER_SESSIONS) else None
+        return _elsewhere(client, spec, catalog, which, session) if which else None
 
-    run_property(
-        CATALOG_SESSIONS,
-        origin_checked(client, body) if origin_checked_too else body,
+    composition_property(
+        client,
+        lambda _spec, composed, catalog, scenario: judge(composed, catalog, scenario),
+        origin_checked_too=origin_checked_too,
         examples=examples,
-        share_draws=True,
+        elsewhere=other_session,
     )
 
 
