@@ -14,7 +14,7 @@ from pytest_toolconformance.host.inprocess import ReferenceHostAdapter
 from reference_host import Host
 from reference_host.composition import Composition, compose_session
 from reference_host.registry import Registration, RegistrationContext
-from reference_host.session import Session, SessionSpec
+from reference_host.session import CallOutcome, Session, SessionSpec
 from tests.subjects.mutants.base import plumbing
 
 
@@ -56,6 +56,29 @@ class RegistrationSeenSession(Session):
 
     def compose(self) -> Composition:
         return compose_session([self.seen(reg) for reg in self.host.registry], self.view())
+
+
+class OutcomeRewritingSession(Session):
+    """A session whose mutant changes what a handler's run gave once the reference host has made it:
+    override :meth:`rewritten` (the outcome, the registration, the params the handler held and the
+    journal entry)."""
+
+    def rewritten(
+        self, outcome: CallOutcome, reg: Registration, params: dict[str, Any], journal: dict[str, Any]
+    ) -> CallOutcome:
+        return outcome
+
+    def _run_handler(
+        self,
+        reg: Registration,
+        call_id: str,
+        params: dict[str, Any],
+        journal: dict[str, Any],
+        hooks_ran: list[str],
+        cwd: str | None,
+    ) -> CallOutcome:
+        outcome = super()._run_handler(reg, call_id, params, journal, hooks_ran, cwd)
+        return self.rewritten(outcome, reg, params, journal)
 
 
 class _Wrapped:

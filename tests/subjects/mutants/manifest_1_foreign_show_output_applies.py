@@ -13,13 +13,14 @@ from typing import Any
 
 from pytest_toolconformance.host.inprocess import ReferenceHostAdapter
 from reference_host.registry import Registration
-from reference_host.session import CallOutcome, Session
+from reference_host.session import CallOutcome
 from tests.subjects.mutants._access_support import mutant_host
+from tests.subjects.mutants._calls_support import OutcomeRewritingSession
 
 RULE = "MANIFEST-1"
 
 
-class HostWideShowOutputSession(Session):
+class HostWideShowOutputSession(OutcomeRewritingSession):
     def _shown_names_match(self, name: str) -> bool:
         registry = self.host.registry
         for plugin in registry.plugins():
@@ -28,16 +29,9 @@ class HostWideShowOutputSession(Session):
                 return True
         return False
 
-    def _run_handler(
-        self,
-        reg: Registration,
-        call_id: str,
-        params: dict[str, Any],
-        journal: dict[str, Any],
-        hooks_ran: list[str],
-        cwd: str | None,
+    def rewritten(
+        self, outcome: CallOutcome, reg: Registration, params: dict[str, Any], journal: dict[str, Any]
     ) -> CallOutcome:
-        outcome = super()._run_handler(reg, call_id, params, journal, hooks_ran, cwd)
         if not outcome.is_error and not outcome.shown and self._shown_names_match(reg.name):
             outcome.shown = True
         return outcome

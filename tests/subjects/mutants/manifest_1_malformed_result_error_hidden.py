@@ -12,23 +12,17 @@ from typing import Any
 
 from pytest_toolconformance.host.inprocess import ReferenceHostAdapter
 from reference_host.registry import Registration
-from reference_host.session import CallOutcome, Session
+from reference_host.session import CallOutcome
 from tests.subjects.mutants._access_support import mutant_host
+from tests.subjects.mutants._calls_support import OutcomeRewritingSession
 
 RULE = "MANIFEST-1"
 
 
-class MalformedFollowsShowOutputSession(Session):
-    def _run_handler(
-        self,
-        reg: Registration,
-        call_id: str,
-        params: dict[str, Any],
-        journal: dict[str, Any],
-        hooks_ran: list[str],
-        cwd: str | None,
+class MalformedFollowsShowOutputSession(OutcomeRewritingSession):
+    def rewritten(
+        self, outcome: CallOutcome, reg: Registration, params: dict[str, Any], journal: dict[str, Any]
     ) -> CallOutcome:
-        outcome = super()._run_handler(reg, call_id, params, journal, hooks_ran, cwd)
         text = outcome.content[0].get("text", "") if outcome.content else ""
         if outcome.is_error and text.startswith(f"Tool {reg.name!r} returned a malformed result"):
             outcome.shown = reg.show_output

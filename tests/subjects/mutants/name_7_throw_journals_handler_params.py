@@ -9,23 +9,16 @@ from typing import Any
 
 from pytest_toolconformance.host.inprocess import ReferenceHostAdapter
 from reference_host.registry import Registration
-from reference_host.session import CallOutcome, Session
-from tests.subjects.mutants._calls_support import session_mutant
+from reference_host.session import CallOutcome
+from tests.subjects.mutants._calls_support import OutcomeRewritingSession, session_mutant
 
 RULE = "NAME-7"
 
 
-class DebugJournalSession(Session):
-    def _run_handler(
-        self,
-        reg: Registration,
-        call_id: str,
-        params: dict[str, Any],
-        journal: dict[str, Any],
-        hooks_ran: list[str],
-        cwd: str | None,
+class DebugJournalSession(OutcomeRewritingSession):
+    def rewritten(
+        self, outcome: CallOutcome, reg: Registration, params: dict[str, Any], journal: dict[str, Any]
     ) -> CallOutcome:
-        outcome = super()._run_handler(reg, call_id, params, journal, hooks_ran, cwd)
         if outcome.is_error:
             journal["arguments"] = copy.deepcopy(params)
         return outcome
