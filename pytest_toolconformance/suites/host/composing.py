@@ -9,9 +9,10 @@ from typing import Any
 from hypothesis import strategies as st
 
 from pytest_toolconformance import strategies as tcs
+from pytest_toolconformance.findings import bound_rule
 from pytest_toolconformance.host.client import HostClient, Session, check
 from pytest_toolconformance.profile import name_strategy, run_property
-from pytest_toolconformance.suites.host.preconditions import origin_checked
+from pytest_toolconformance.suites.host.preconditions import origin_checked, origin_holds, precondition
 
 JSON = dict[str, Any]
 # Keys that would carry registration metadata into a provider payload's tool entry (DIAG-3).
@@ -262,6 +263,21 @@ def tool_entry(composition: JSON, name: str, key: str = "tools") -> JSON | None:
     return next((t for t in composition.get(key) or [] if t.get("name") == name), None)
 
 
+def loaded_origin_holds(client: HostClient, composed: JSON, name: str, *, deferred: bool, external: bool) -> None:
+    """Before a finding about a deferred tool ``name`` once loaded: what the finding follows is the tool's
+    origin. A loaded deferred tool the host's own catalog gives the other origin is EXT-1's or EXT-2's
+    fault where the origin probe shows the host reads the option wrong everywhere, else EXT-4's (origin
+    is independent of deferral); not the rule being checked. A catalog without origin says nothing."""
+    if not deferred:
+        return
+    origin = (tool_entry(composed, name, "catalog") or {}).get("origin")
+    expected = "external" if external else "internal"
+    if origin in (None, expected):
+        return
+    origin_holds(client, bound_rule())
+    precondition(False, "EXT-4", f"deferred tool {name}, once loaded, classified {expected}", {"origin": origin})
+
+
 def handler_received(outcome: Mapping[str, Any]) -> Any:
     """The params the handler last observed in a call's outcome (its scripted ``params`` step)."""
     params = [o.get("value") for o in outcome.get("observations") or [] if o.get("op") == "params"]
@@ -283,6 +299,7 @@ __all__ = [
     "CompositionCase",
     "Elsewhere",
     "install",
+    "loaded_origin_holds",
     "scope_name",
     "strings_in",
     "tool_entry",

@@ -23,6 +23,7 @@ from pytest_toolconformance.suites.host.composing import (
     handler_received,
     install,
     keeps_schema,
+    loaded_origin_holds,
     one_tool_plugin,
     valid_utf8,
     without_reason,
@@ -32,8 +33,10 @@ from pytest_toolconformance.suites.host.preconditions import origin_checked, pre
 # -- CAP ---------------------------------------------------------------------------------------------
 
 
-def _advertised(session: Session, name: str, scenario: Any) -> tuple[JSON, JSON]:
-    composed = session.compose()
+def _advertised(session: Session, name: str, scenario: Any, composed: JSON | None = None) -> tuple[JSON, JSON]:
+    """``name``'s entries in the tool list and the provider payload of ``session``'s composition
+    (``composed`` where it is already at hand)."""
+    composed = session.compose() if composed is None else composed
     tool = by_name(composed["tools"]).get(name)
     payload = by_name(composed["payload"].get("tools") or []).get(name)
     check(
@@ -45,23 +48,100 @@ def _advertised(session: Session, name: str, scenario: Any) -> tuple[JSON, JSON]
     return dict(tool), dict(payload)  # type: ignore[arg-type]
 
 
+#: Where the one tool of a CAP property is advertised: the seed caps "during session composition", so
+#: in every session offered tools and however a tool reaches it. (How it is registered, which session
+#: composes it); a placement the host offers no means for is judged as the first instead.
+#: An external tool's name in each form the seed's "tool names never imply origin" covers.
+_EXTERNAL_NAMES = ("mcp__srv__probe", "probe_remote")
+#: An internal tool's, likewise.
+_INTERNAL_NAMES = ("local_probe", "mcp__local__probe")
+PLACEMENTS: tuple[tuple[str, str], ...] = (
+    ("instance-wide", "host Build turn"),
+    ("deferred, then loaded by ToolSearch", "host Build turn"),
+    ("scoped to the user", "host Build turn"),
+    ("instance-wide", "Project Build turn"),
+    ("instance-wide", "host Plan turn"),
+    ("declared read-only", "read-only child"),
+    ("declared read-only", "child of a Plan turn"),
+)
+_NEEDS = {
+    "deferred, then loaded by ToolSearch": {"deferral", "calls"},
+    "scoped to the user": {"scoping"},
+    "host Plan turn": {"plan-mode"},
+    "read-only child": {"delegation"},
+    "child of a Plan turn": {"delegation", "plan-mode"},
+}
+#: The rule a placement's tool needs to be advertised at all: its absence there is that rule's fault.
+_ADVERTISED_BY = {
+    "deferred, then loaded by ToolSearch": "MANIFEST-2",
+    "scoped to the user": "SCOPE-1",
+    "host Plan turn": "PLAN-1",
+    "read-only child": "RO-5",
+    "child of a Plan turn": "RO-5",
+    "Project Build turn": "SCOPE-1",
+}
+
+
+def _placed(client: HostClient, tool: JSON, placement: tuple[str, str], scenario: JSON) -> tuple[JSON, JSON]:
+    """Install ``tool`` (a scripted tool entry) in a plugin of its own as ``placement`` says, and its
+    entries in the tool list and the provider payload of the session it names (``scenario`` gains both)."""
+    registered, where = placement
+    if not (_NEEDS.get(registered, set()) | _NEEDS.get(where, set())) <= client.capabilities:
+        registered, where = PLACEMENTS[0]
+    name, entry = tool["name"], dict(tool)
+    plugin: JSON = {"name": "bridge", "tools": [entry]}
+    if registered == "scoped to the user":
+        entry["options"] = {**(entry.get("options") or {}), "ownerUserId": "u1"}
+    elif registered == "deferred, then loaded by ToolSearch":
+        plugin["manifest"] = {"name": "bridge", "deferLoading": True}
+    elif registered == "declared read-only":
+        plugin["manifest"] = {"name": "bridge", "provides": {"tools": [name], "readOnlyTools": [name]}}
+    scenario.update(plugin=plugin, placement={"registered": registered, "session": where})
+    client.reset()
+    install(client, [plugin])
+    spec: JSON = {"identity": {"userId": "u1"}}
+    if where == "Project Build turn":
+        spec.update(conversation="managed", projectId=tcs.PROJECTS[0])
+    elif where in ("host Plan turn", "child of a Plan turn"):
+        spec.update(conversation="host", mode="plan")
+    session = client.open(**spec)
+    if registered == "deferred, then loaded by ToolSearch":
+        session.ask("call", "ToolSearch", {"query": f"select:{name}"}, None, refusal="return")
+    if where.endswith("child"):
+        session = session.delegate(read_only=where == "read-only child")
+    composed = session.compose()
+    external = (tool.get("options") or {}).get("external") is True
+    loaded_origin_holds(client, composed, name, deferred=registered.startswith("deferred"), external=external)
+    if (registered, where) != PLACEMENTS[0]:
+        tools, payload = (
+            by_name(composed.get("tools") or []),
+            by_name((composed.get("payload") or {}).get("tools") or []),
+        )
+        missing = [
+            output for output, entries in (("tool list", tools), ("provider payload", payload)) if name not in entries
+        ]
+        rule = _ADVERTISED_BY.get(registered) or _ADVERTISED_BY[where]
+        precondition(not missing, rule, f"{name} advertised ({registered}, {where})", {"missingFrom": missing})
+    return _advertised(session, name, scenario, composed)
+
+
+def _in_every_placement(value: Any, names: tuple[str, ...]) -> list[tuple[Any, str, tuple[str, str]]]:
+    """Explicit examples: ``value`` under each name in each placement, whatever the example budget."""
+    return [(value, name, placement) for name in names for placement in PLACEMENTS]
+
+
 @pytest.mark.toolconformance("CAP-1")
 def test_external_descriptions_are_cut_at_1000_bytes_on_a_character_boundary(toolconformance_host: HostClient) -> None:
     """CAP-1 at the boundary: 999 to 1,001 bytes with a multi-byte character across the cut."""
     client = toolconformance_host
     client.require("registration", "composition")
 
-    def body(description: str) -> None:
-        client.reset()
-        doc = one_tool_plugin(
-            "bridge", "mcp__srv__probe", description, {"type": "object", "properties": {}}, label="probe", external=True
-        )
-        install(client, [doc])
-        session = client.open(identity={"userId": "u1"})
-        scenario = {"plugin": doc, "originalBytes": measures.utf8_len(description)}
-        for where, entry in zip(
-            ("tool list", "provider payload"), _advertised(session, "mcp__srv__probe", scenario), strict=True
-        ):
+    def body(example: tuple[str, str, tuple[str, str]]) -> None:
+        description, name, placement = example
+        tool = one_tool_plugin("bridge", name, description, {"type": "object", "properties": {}}, external=True)
+        scenario: JSON = {"originalBytes": measures.utf8_len(description)}
+        advertised = _placed(client, tool["tools"][0], placement, scenario)
+        for where, entry in zip(("tool list", "provider payload"), advertised, strict=True):
             shown = entry.get("description")
             expected = measures.utf8_prefix(description, measures.DESCRIPTION_CAP)
             check(valid_utf8(shown), f"the {where} description is valid UTF-8 text", shown, scenario)
@@ -96,7 +176,13 @@ def test_external_descriptions_are_cut_at_1000_bytes_on_a_character_boundary(too
     descriptions = st.one_of(
         tcs.descriptions_near(measures.DESCRIPTION_CAP), st.text(alphabet="ab€😀é", min_size=300, max_size=700)
     )
-    run_property(name_strategy(descriptions, f"{__name__}.descriptions near the cap"), body, share_draws=True)
+    examples = st.tuples(descriptions, st.sampled_from(_EXTERNAL_NAMES), st.sampled_from(PLACEMENTS))
+    run_property(
+        name_strategy(examples, f"{__name__}.descriptions near the cap, placed"),
+        body,
+        examples=_in_every_placement("é" * 499 + "😀", _EXTERNAL_NAMES),
+        share_draws=True,
+    )
 
 
 def _is_permissive(parameters: Any) -> tuple[bool, str]:
@@ -116,19 +202,17 @@ def test_external_definitions_over_8000_bytes_get_a_permissive_schema(toolconfor
     client = toolconformance_host
     client.require("registration", "composition")
 
-    def body(definition: JSON) -> None:
-        client.reset()
+    def body(example: tuple[JSON, tuple[str, str]]) -> None:
+        definition, placement = example
         name, description, parameters = definition["name"], definition["description"], definition["parameters"]
-        doc = one_tool_plugin("bridge", name, description, parameters, external=True)
-        install(client, [doc])
+        tool = one_tool_plugin("bridge", name, description, parameters, external=True)["tools"][0]
         size = measures.definition_bytes(name, description, parameters)
-        scenario = {
-            "plugin": doc,
+        scenario: JSON = {
             "definitionBytes": size,
             "measure": "JSON.stringify({name, description after CAP-1, parameters}) in UTF-8 bytes",
         }
-        session = client.open(identity={"userId": "u1"})
-        for where, entry in zip(("tool list", "provider payload"), _advertised(session, name, scenario), strict=True):
+        entries = _placed(client, tool, placement, scenario)
+        for where, entry in zip(("tool list", "provider payload"), entries, strict=True):
             advertised = entry.get("parameters")
             if size > measures.DEFINITION_CAP:
                 ok, why = _is_permissive(advertised)
@@ -172,8 +256,17 @@ def test_external_definitions_over_8000_bytes_get_a_permissive_schema(toolconfor
                     scenario,
                 )
 
-    definitions = tcs.external_definitions_near(measures.DEFINITION_CAP)
-    run_property(name_strategy(definitions, f"{__name__}.definitions near the cap"), body, share_draws=True)
+    definitions = st.tuples(tcs.external_definitions_near(measures.DEFINITION_CAP), st.sampled_from(PLACEMENTS))
+    wide = {"type": "object", "properties": {"notes": {"type": "string", "description": "n" * 8100}}}
+    run_property(
+        name_strategy(definitions, f"{__name__}.definitions near the cap, placed"),
+        body,
+        examples=[
+            ({"name": name, "description": "Search a remote source.", "parameters": wide}, placement)
+            for _, name, placement in _in_every_placement(None, _EXTERNAL_NAMES)
+        ],
+        share_draws=True,
+    )
 
 
 @st.composite
@@ -195,19 +288,15 @@ def test_internal_tools_are_never_capped(toolconformance_host: HostClient) -> No
     client = toolconformance_host
     client.require("registration", "composition")
 
-    def body(example: tuple[str, JSON]) -> None:
-        description, schema = example
-        client.reset()
-        doc = one_tool_plugin("local", "local_probe", description, schema, label="probe")
-        install(client, [doc])
-        scenario = {
-            "plugin": doc,
+    def body(example: tuple[tuple[str, JSON], str, tuple[str, str]]) -> None:
+        (description, schema), name, placement = example
+        tool = one_tool_plugin("local", name, description, schema)["tools"][0]
+        scenario: JSON = {
             "descriptionBytes": measures.utf8_len(description),
-            "definitionBytes": measures.definition_bytes("local_probe", description, schema, cap_description=False),
+            "definitionBytes": measures.definition_bytes(name, description, schema, cap_description=False),
         }
-        session = client.open(identity={"userId": "u1"})
         for where, entry in zip(
-            ("tool list", "provider payload"), _advertised(session, "local_probe", scenario), strict=True
+            ("tool list", "provider payload"), _placed(client, tool, placement, scenario), strict=True
         ):
             check(
                 entry.get("description") == description,
@@ -225,8 +314,14 @@ def test_internal_tools_are_never_capped(toolconformance_host: HostClient) -> No
                 scenario,
             )
 
-    tools = name_strategy(_big_internal_tools(), f"{__name__}._big_internal_tools")
-    run_property(tools, origin_checked(client, body), share_draws=True)
+    tools = st.tuples(_big_internal_tools(), st.sampled_from(_INTERNAL_NAMES), st.sampled_from(PLACEMENTS))
+    padded = {"type": "object", "properties": {"notes": {"type": "string", "description": "n" * 9000}}}
+    run_property(
+        name_strategy(tools, f"{__name__}._big_internal_tools, placed"),
+        origin_checked(client, body),
+        examples=_in_every_placement(("é" * 750, padded), _INTERNAL_NAMES),
+        share_draws=True,
+    )
 
 
 @st.composite

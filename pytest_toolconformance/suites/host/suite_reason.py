@@ -26,7 +26,6 @@ from hypothesis import strategies as st
 
 from pytest_toolconformance import measures
 from pytest_toolconformance import strategies as tcs
-from pytest_toolconformance.findings import bound_rule
 from pytest_toolconformance.host.client import HostClient, Session, check
 from pytest_toolconformance.profile import name_strategy, run_property
 from pytest_toolconformance.suites.host.composing import (
@@ -36,11 +35,11 @@ from pytest_toolconformance.suites.host.composing import (
     composition_property,
     handler_received,
     install,
+    loaded_origin_holds,
     reason_problem,
-    tool_entry,
 )
 from pytest_toolconformance.suites.host.generated import JSON_VALUES
-from pytest_toolconformance.suites.host.preconditions import origin_checked, origin_holds, precondition
+from pytest_toolconformance.suites.host.preconditions import origin_checked
 
 # -- REASON-1..3: every session that is offered tools -------------------------------------------------
 
@@ -122,21 +121,6 @@ def _advertised(composed: JSON) -> Iterator[tuple[str, JSON]]:
         yield "the provider payload", entry
 
 
-def _loaded_origin_holds(client: HostClient, composed: JSON, tool: tcs.CatalogTool) -> None:
-    """Before a finding about a deferred tool: what the field follows is the tool's origin. A loaded
-    deferred tool the host's own catalog gives the other origin is EXT-1's or EXT-2's fault where the
-    origin probe shows the host reads the option wrong everywhere, else EXT-4's (origin is independent
-    of deferral); not this rule's. A catalog without origin says nothing."""
-    if not tool.deferred:
-        return
-    origin = (tool_entry(composed, tool.name, "catalog") or {}).get("origin")
-    expected = "external" if tool.external else "internal"
-    if origin in (None, expected):
-        return
-    origin_holds(client, bound_rule())
-    precondition(False, "EXT-4", f"deferred tool {tool.name}, once loaded, classified {expected}", {"origin": origin})
-
-
 @pytest.mark.toolconformance("REASON-1")
 def test_every_internal_tool_gains_an_optional_reason(toolconformance_host: HostClient) -> None:
     def judge(composed: JSON, catalog: tcs.Catalog, scenario: JSON) -> None:
@@ -150,7 +134,9 @@ def test_every_internal_tool_gains_an_optional_reason(toolconformance_host: Host
                 continue
             problem = reason_problem(entry.get("parameters"))
             if problem is not None and tool is not None:
-                _loaded_origin_holds(toolconformance_host, composed, tool)
+                loaded_origin_holds(
+                    toolconformance_host, composed, tool.name, deferred=tool.deferred, external=tool.external
+                )
             check(
                 problem is None,
                 f"internal tool {entry.get('name')} is advertised in {where} with an optional string reason "
@@ -228,7 +214,9 @@ def test_external_schemas_are_never_reconstructed(toolconformance_host: HostClie
                     "reason" not in (properties or {}) and "reason" not in (required or [])
                 )
                 if not kept:
-                    _loaded_origin_holds(toolconformance_host, composed, tool)
+                    loaded_origin_holds(
+                        toolconformance_host, composed, tool.name, deferred=tool.deferred, external=tool.external
+                    )
                 check(
                     kept,
                     f"external tool {tool.name}, over the definition cap, is advertised in {where} without reason",
@@ -238,7 +226,9 @@ def test_external_schemas_are_never_reconstructed(toolconformance_host: HostClie
                 continue
             same = measures.same_js_text(advertised, tool.parameters)
             if not same:
-                _loaded_origin_holds(toolconformance_host, composed, tool)
+                loaded_origin_holds(
+                    toolconformance_host, composed, tool.name, deferred=tool.deferred, external=tool.external
+                )
             check(
                 same,
                 f"external tool {tool.name} is advertised in {where} with its schema byte-identical to the "
@@ -378,7 +368,9 @@ def test_reason_is_consumed_before_the_handler(toolconformance_host: HostClient)
                 return
             if received != arguments and form == "deferred":
                 probe = tcs.CatalogTool(name, "local", False, "Probe.", schema, deferred=True)
-                _loaded_origin_holds(client, session.compose(), probe)
+                loaded_origin_holds(
+                    client, session.compose(), probe.name, deferred=probe.deferred, external=probe.external
+                )
             check(
                 received == arguments,
                 f"on the {nth} call of {form} tool {name} in a {where}, the handler receives the call's arguments "
