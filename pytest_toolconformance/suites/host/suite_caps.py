@@ -25,6 +25,7 @@ from pytest_toolconformance.suites.host.composing import (
     keeps_schema,
     loaded_origin_holds,
     one_tool_plugin,
+    tool_entry,
     valid_utf8,
     without_reason,
 )
@@ -107,7 +108,11 @@ def _placed(client: HostClient, tool: JSON, placement: tuple[str, str], scenario
     session = client.open(**spec)
     if registered == "deferred, then loaded by ToolSearch":
         session.ask("call", "ToolSearch", {"query": f"select:{name}"}, None, refusal="return")
-    if where.endswith("child"):
+    if where in ("read-only child", "child of a Plan turn"):
+        # Only a tool its plugin's declaration classifies read-only reaches a read-only child (RO-5), and an
+        # exact name classifies its own plugin's tool, external ones included (RO-3).
+        classified = (tool_entry(session.compose(), name, "catalog") or {}).get("readOnly")
+        precondition(classified in (None, True), "RO-3", f"{name} classified read-only by its exact name", classified)
         session = session.delegate(read_only=where == "read-only child")
     composed = session.compose()
     external = (tool.get("options") or {}).get("external") is True

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from pytest_toolconformance.host.inprocess import ReferenceHostAdapter
 from reference_host.access import AccessDescriptor, Ceiling, evaluate_access
 from reference_host.session import Session
@@ -17,7 +19,10 @@ class NoCeilingSession(Session):
     def current_access(self) -> AccessDescriptor:
         live = self.host.policies.evaluate(self.account)
         unbounded = Ceiling(admin=True, project_ids=live.project_ids)
-        return evaluate_access(live, unbounded, self.restrictions, self.spec.identity.user_id)
+        access = evaluate_access(live, unbounded, self.restrictions, self.spec.identity.user_id)
+        # The plan file still goes with a revoked Project, as the reference host decides it: only the ceiling is lost.
+        kept = evaluate_access(live, self.ceiling, self.restrictions, self.spec.identity.user_id, self.spec.project_id)
+        return replace(access, plan_file=kept.plan_file)
 
 
 def factory() -> ReferenceHostAdapter:
