@@ -7,7 +7,7 @@
   never widens, and the identity drops revoked privilege but is never promoted;
 - ACCESS-5 with a handler that reads access and identity, changes the policy, waits, and reads again;
 - the file tools over a real directory for random roots (ACCESS-8), random roots at queue and at run
-  time (ACCESS-6), and random histories of Read, out-of-band changes, Write and Edit (ACCESS-7).
+  time (ACCESS-6), and random histories of two sessions' Read, Write and Edit and out-of-band changes (ACCESS-7).
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from pytest_toolconformance.host.client import HostClient, Session, check
 from pytest_toolconformance.host.contract import JSON
 from pytest_toolconformance.host.scripted import plugin, tool
 from pytest_toolconformance.profile import name_strategy, note_statistic, run_property, seeded, settings_for
+from pytest_toolconformance.suites.host.preconditions import precondition
 
 ACCOUNT = "acct-live"
 PROJECTS = ("p1", "p2", "p3", "p4")
@@ -481,6 +482,8 @@ def test_access6_queue_rechecks_roots_at_run_time(toolconformance_host: HostClie
             for guest in targets:
                 exists = (root / guest.removeprefix("/workspace/")).exists()
                 inside = _within(guest, run_under)
+                if exists != inside:
+                    _direct_write_follows_roots(session, root, guest, run_under, scenario)
                 check(
                     exists == inside,
                     f"queued Write {guest} {'runs' if inside else 'is refused inside the queue'}: the roots in force "
@@ -492,14 +495,41 @@ def test_access6_queue_rechecks_roots_at_run_time(toolconformance_host: HostClie
     run_property(_ROOTS_QUEUED_RUN, run, cap=25, share_draws=True)
 
 
-_GUARD_ACTIONS = st.lists(st.sampled_from(["read", "change", "write", "edit"]), min_size=1, max_size=8)
+def _direct_write_follows_roots(session: Session, root: Any, guest: str, roots: list[str], scenario: JSON) -> None:
+    """A queued Write whose outcome the roots in force when the queue ran do not explain is ACCESS-6's fault
+    only where a direct Write beside it, under those same roots, is decided right: where the direct one is
+    wrongly admitted (or refused) too, the sandbox misreads the roots themselves (a root matched as a string
+    prefix, say), and the check is blocked by ACCESS-8."""
+    probe = guest.rsplit("/", 1)[0] + "/direct.txt"
+    session.call("Write", {"file_path": probe, "content": "direct"})
+    direct = (root / probe.removeprefix("/workspace/")).exists()
+    inside = _within(probe, roots)
+    precondition(
+        direct == inside,
+        "ACCESS-8",
+        f"a direct Write of {probe} under the roots {roots} to be {'admitted' if inside else 'refused'} (the "
+        "queue's recheck is judged against roots the file tools follow at all)",
+        {"exists": direct, **scenario},
+    )
+
+
+#: What a history does: this session's or the other one's Read, Write or Edit, or a change made on disk.
+_GUARD_ACTIONS = st.lists(
+    st.sampled_from(["read", "change", "write", "edit", "other read", "other write", "other edit"]),
+    min_size=1,
+    max_size=8,
+)
 _GUARD_HISTORIES = name_strategy(st.tuples(_GUARD_ACTIONS, st.booleans()), f"{__name__}.guard histories")
+#: Both sessions read the file, the other one changes it, this one writes over the change (and edits after
+#: reading again): met whatever the example budget.
+_GUARD_TWO_SESSIONS = (["read", "other read", "other write", "write", "read", "other edit", "edit"], True)
 
 
 @pytest.mark.toolconformance("ACCESS-7")
 def test_access7_guard_over_random_histories(toolconformance_host: HostClient) -> None:
-    """Random histories of Read, out-of-band changes, Write and Edit: a Write/Edit goes through exactly when
-    the file is new or its bytes are those this session last read or wrote."""
+    """Random histories of two sessions over one workspace (Read, Write and Edit by each) and out-of-band
+    changes: a Write/Edit goes through exactly when the file is new or its bytes are those the calling
+    session last read or wrote; a change by the other session is a change since it was read, like one on disk."""
     toolconformance_host.require("file-tools", "sandbox")
     client = toolconformance_host
 
@@ -512,41 +542,46 @@ def test_access7_guard_over_random_histories(toolconformance_host: HostClient) -
             path = Path(tmp) / "doc.txt"
             if exists_first:
                 path.write_text("start @@\n", "utf-8")
-            session = client.open(identity={"userId": "acct-guard"}, sandboxRoot=str(tmp))
-            seen: str | None = None  # what this session last read or wrote
-            history: list[JSON] = [{"file": "doc.txt", "exists": exists_first}]
-            for n, action in enumerate(actions):
+            sessions = {
+                who: client.open(identity={"userId": "acct-guard"}, sandboxRoot=str(tmp)) for who in ("this", "other")
+            }
+            seen: dict[str, str | None] = dict.fromkeys(sessions)  # what each session last read or wrote
+            history: list[JSON] = [{"file": "doc.txt", "exists": exists_first, "sessions": ["this", "other"]}]
+            for n, step in enumerate(actions):
+                who, _, action = step.rpartition(" ")
+                who = who or "this"
+                session = sessions[who]
                 disk = path.read_text("utf-8") if path.exists() else None
                 if action == "read":
                     session.call("Read", {"file_path": "/workspace/doc.txt"})
-                    seen = disk if disk is not None else seen
-                    history.append({"call": "Read"})
+                    seen[who] = disk if disk is not None else seen[who]
+                    history.append({"session": who, "call": "Read"})
                     continue
                 if action == "change":
                     path.write_text(f"changed out of band {n} @@\n", "utf-8")
                     history.append({"outOfBand": "changed"})
                     continue
-                allowed = disk is None or disk == seen
+                allowed = disk is None or disk == seen[who]
                 if action == "write":
-                    new = f"written {n} @@\n"
+                    new = f"written {n} by {who} @@\n"
                     session.call("Write", {"file_path": "/workspace/doc.txt", "content": new})
                 else:
                     if disk is None:
                         continue  # Edit needs a file; a missing one is no ACCESS-7 question
                     new = disk.replace("@@", "@@.", 1)
                     session.call("Edit", {"file_path": "/workspace/doc.txt", "old_string": "@@", "new_string": "@@."})
-                history.append({"call": action.capitalize(), "guardAllows": allowed})
+                history.append({"session": who, "call": action.capitalize(), "guardAllows": allowed})
                 after = path.read_text("utf-8") if path.exists() else None
                 want = new if allowed else disk
                 check(
                     after == want,
-                    f"{action.capitalize()} "
-                    f"{'goes through' if allowed else 'is refused: the bytes changed since they were read'}"
+                    f"{who.capitalize()} session's {action.capitalize()} "
+                    f"{'goes through' if allowed else 'is refused: the bytes changed since it read them'}"
                     f" (file now {want!r})",
                     {"file": after},
                     {"steps": history},
                 )
                 if allowed:
-                    seen = new
+                    seen[who] = new
 
-    run_property(_GUARD_HISTORIES, run, cap=30, share_draws=True)
+    run_property(_GUARD_HISTORIES, run, cap=30, examples=[_GUARD_TWO_SESSIONS], share_draws=True)
