@@ -16,7 +16,12 @@ from pytest_toolconformance.profile import run_property
 from pytest_toolconformance.strategies.catalogs import catalog_of
 from pytest_toolconformance.suites.host.composing import READ_ONLY_SESSIONS, by_name, install_fresh
 from pytest_toolconformance.suites.host.composing import tool_entry as _tool_entry
-from pytest_toolconformance.suites.host.preconditions import origin_checked, origin_precondition, precondition
+from pytest_toolconformance.suites.host.preconditions import (
+    origin_checked,
+    origin_holds,
+    origin_precondition,
+    precondition,
+)
 
 # -- EXT-2: origin from the option alone --------------------------------------------------------------
 _Q = flat_schema({"q": "string"})
@@ -112,15 +117,22 @@ def test_origin_comes_from_the_option_alone(toolconformance_host: HostClient) ->
 
 
 # -- EXT-3: every winner/loser pairing ----------------------------------------------------------------
-#: How a registration of "mcp__x__shared" is made: (external option, manifest provides).
-KINDS: dict[str, tuple[bool, JSON]] = {
-    "internal": (False, {}),
-    "internal-ro": (False, {"tools": ["mcp__x__shared"], "readOnlyTools": ["mcp__x__shared"]}),
-    "external": (True, {}),
-    "external-ro": (True, {"tools": ["mcp__x__shared"], "readOnlyTools": ["mcp__x__shared"]}),
-    "external-wildcard": (True, {"tools": ["mcp__*"], "readOnlyTools": ["mcp__*"]}),
-}
 SHARED = "mcp__x__shared"
+
+
+def _kinds(name: str) -> dict[str, tuple[bool, JSON]]:
+    """How a registration of ``name`` is made: (external option, manifest provides)."""
+    return {
+        "internal": (False, {}),
+        "internal-ro": (False, {"tools": [name], "readOnlyTools": [name]}),
+        "external": (True, {}),
+        "external-ro": (True, {"tools": [name], "readOnlyTools": [name]}),
+        "external-wildcard": (True, {"tools": ["mcp__*"], "readOnlyTools": ["mcp__*"]}),
+    }
+
+
+#: How a registration of SHARED is made.
+KINDS: dict[str, tuple[bool, JSON]] = _kinds(SHARED)
 SHARED_PARAMS = flat_schema({"q": "string"})
 
 
@@ -131,31 +143,36 @@ WILD, EXACT = "mcp__b__wild", "mcp__b__exact"
 BYSTANDER = plugin("bystander", [tool(WILD, external=True), tool(EXACT, external=True)])
 
 
-def _owner(plugin_name: str, kind: str, foreign: tuple[str, ...] = ()) -> JSON:
-    external, provides = KINDS[kind]
-    if foreign and "readOnlyTools" in provides and SHARED in provides["readOnlyTools"]:
+def _owner(
+    plugin_name: str, kind: str, foreign: tuple[str, ...] = (), *, name: str = SHARED, deferred: bool = False
+) -> JSON:
+    """A plugin registering ``name`` as ``kind``; ``deferred``: its manifest's ``deferLoading`` names it."""
+    external, provides = _kinds(name)[kind]
+    if foreign and "readOnlyTools" in provides and name in provides["readOnlyTools"]:
         provides = {"tools": [*provides["tools"], *foreign], "readOnlyTools": [*provides["readOnlyTools"], *foreign]}
-    manifest = {"provides": provides} if provides else None
+    manifest: JSON = {"provides": provides} if provides else {}
+    if deferred:
+        manifest["deferLoading"] = [name]
     return plugin(
         plugin_name,
         [
             tool(
-                SHARED,
+                name,
                 parameters=SHARED_PARAMS,
                 external=external,
                 handler=[{"op": "text", "text": f"{plugin_name} ran"}],
             )
         ],
-        manifest=manifest,
+        manifest=manifest or None,
     )
 
 
-def _observe(session: Session) -> JSON:
-    """The host's own metadata of SHARED, from compose's catalog: what EXT-3 is about. Its effects
+def _observe(session: Session, name: str = SHARED, catalog: JSON | None = None) -> JSON:
+    """The host's own metadata of ``name``, from compose's catalog: what EXT-3 is about. Its effects
     (reason, a read-only child, plan admission) are checked by their own rules. Also the bystanders'
     read-only classification, the preconditions RO-1 and RO-3."""
-    catalog = session.compose()
-    entry = _tool_entry(catalog, SHARED, "catalog")
+    catalog = catalog if catalog is not None else session.compose()
+    entry = _tool_entry(catalog, name, "catalog")
     probes = {name: (_tool_entry(catalog, name, "catalog") or {}).get("readOnly") for name in (WILD, EXACT)}
     if entry is None:
         return {"inCatalog": False, "bystanders": probes}
@@ -243,9 +260,124 @@ def test_ext3_metadata_follows_accepted_owner(toolconformance_host: HostClient, 
         )
 
 
-def _metadata(kind: str, owner: str) -> JSON:
-    """What compose's catalog should say of SHARED when ``owner``'s registration of ``kind`` is in force."""
-    external, provides = KINDS[kind]
+def _metadata(kind: str, owner: str, name: str = SHARED) -> JSON:
+    """What compose's catalog should say of ``name`` when ``owner``'s registration of ``kind`` is in force."""
+    external, provides = _kinds(name)[kind]
     declared = provides.get("readOnlyTools", [])
-    read_only = SHARED in declared or (external and "mcp__*" in declared)
+    read_only = name in declared or (external and "mcp__*" in declared)
     return {"external": external, "readOnly": read_only, "owner": owner}
+
+
+# -- EXT-3: the accepted owner's tool deferred ----------------------------------------------------------
+#: The colliding name: an ``mcp__`` one and a plain one (names never imply origin, EXT-2).
+DEFERRED_NAMES = (SHARED, "x_shared_lookup")
+
+
+def _load(session: Session, name: str) -> JSON:
+    """Load the deferred ``name`` through the loader (ToolSearch ``select:``), then compose."""
+    session.ask("call", "ToolSearch", {"query": f"select:{name}"}, None, refusal="return")
+    return session.compose()
+
+
+def _twin_holds(session: Session, twin: str, want: JSON, stage: str, catalog: JSON) -> None:
+    """The twin (the accepted kind, deferred, in a plugin no collision touches) keeps its own metadata
+    at ``stage``: otherwise what the collided tool shows there is deferral's doing (EXT-4's for origin,
+    the declaration's for read-only classification), not the collision's."""
+    got = _observe(session, twin, catalog)
+    got.pop("bystanders")
+    if got.get("inCatalog") is False:
+        return
+    if got.get("external") != want["external"]:
+        precondition(False, "EXT-4", f"the deferred twin {twin} to keep its own origin {stage}", got)
+    declared_by = "RO-1" if want["readOnly"] and want["external"] and "wildcard" in stage else "RO-3"
+    precondition(
+        got.get("readOnly") == want["readOnly"],
+        declared_by,
+        f"the deferred twin {twin} to keep its own read-only classification {stage}",
+        got,
+    )
+
+
+@pytest.mark.toolconformance("EXT-3")
+@pytest.mark.parametrize("name", DEFERRED_NAMES)
+@pytest.mark.parametrize("first,second", list(itertools.product(KINDS, KINDS)), ids=lambda k: str(k))
+def test_ext3_deferred_accepted_owner_keeps_its_metadata(
+    toolconformance_host: HostClient, first: str, second: str, name: str
+) -> None:
+    """The accepted owner's tool is deferred (its manifest's ``deferLoading`` names it; the colliding
+    plugin's does too, so the accepted one is deferred whichever registration the host accepts): the
+    tool has exactly the accepted owner's origin, read-only classification and owner before it is
+    loaded and after the loader (ToolSearch) loads it, after the collision and a later unrelated merge;
+    the rejected registration contributes nothing, an ``mcp__`` name and a plain one alike.
+
+    A twin of the accepted kind, deferred in a plugin no collision touches, is the precondition: where
+    the twin's own metadata changes with deferral or loading, that is EXT-4's fault (origin) or its
+    declaration's (read-only), not the collision's."""
+    toolconformance_host.require("registration", "composition", "deferral")
+    twin = f"{name}_twin"
+    earlier = _owner("winner", first, name=name, deferred=True)
+    later = _owner("loser", second, foreign=(EXACT,), name=name, deferred=True)
+    third = plugin(
+        "later",
+        [tool("mcp__y__other", external=True)],
+        manifest={"provides": {"tools": ["mcp__*"], "readOnlyTools": ["mcp__*"]}},
+    )
+    scenario: JSON = {
+        "plugins": [BYSTANDER, earlier, later, third],
+        "collisions": toolconformance_host.collisions,
+        "then": f"compose; call ToolSearch select:{name}; compose",
+    }
+
+    toolconformance_host.install_ok(BYSTANDER)
+    toolconformance_host.install_ok(earlier)
+    report = toolconformance_host.install_ok(later)
+    replaced = name in (report.get("accepted") or [])
+    refused = any(r.get("tool") == name for r in report.get("refused") or [])
+    declared = toolconformance_host.collisions
+    check(
+        replaced != refused and declared in (None, "last-wins" if replaced else "first-wins"),
+        f"the install report accepts the colliding {name} (last-wins) or refuses it (first-wins)"
+        + (f", as the host's declared {declared} policy says" if declared else ""),
+        {"accepted": report.get("accepted"), "refused": report.get("refused")},
+        scenario,
+    )
+    accepted_kind, owner = (second, "loser") if replaced else (first, "winner")
+    twin_plugin = _owner("twin", accepted_kind, name=twin, deferred=True)
+    toolconformance_host.install_ok(twin_plugin)
+    toolconformance_host.install_ok(third)
+    scenario["plugins"] = [BYSTANDER, earlier, later, twin_plugin, third]
+    want = _metadata(accepted_kind, owner, name)
+    twin_want = _metadata(accepted_kind, "twin", twin)
+    stage_of = f"({accepted_kind})"
+
+    with origin_precondition(toolconformance_host):
+        session = toolconformance_host.open()
+        catalog = session.compose()
+        deferred = (_tool_entry(catalog, name, "catalog") or {}).get("deferred") is True
+        observed = {"before loading": (catalog, _observe(session, name, catalog))}
+        if deferred:
+            loaded = _load(session, name)
+            if (_tool_entry(loaded, twin, "catalog") or {}).get("deferred") is True:
+                loaded = _load(session, twin)
+            precondition(
+                (_tool_entry(loaded, name, "catalog") or {}).get("deferred") is False,
+                "MANIFEST-2",
+                f"ToolSearch select:{name} to load the deferred {name}",
+                _tool_entry(loaded, name, "catalog"),
+            )
+            observed["once loaded"] = (loaded, _observe(session, name, loaded))
+        for stage, (composed, got) in observed.items():
+            probes = got.pop("bystanders")
+            if got != want:
+                # A host that reads the option wrong gets every registration's origin wrong (EXT-1, EXT-2).
+                origin_holds(toolconformance_host, "EXT-3")
+                _bystanders_unclassified(probes)
+                _twin_holds(session, twin, twin_want, f"{stage} {stage_of}", composed)
+            check(
+                got == want,
+                f"{stage}, the deferred {name} has the accepted {accepted_kind} registration's metadata alone (the "
+                f"{'earlier' if replaced else 'later'} {second if not replaced else first} registration, rejected "
+                "by the collision, contributes neither origin nor read-only classification)",
+                got,
+                {**scenario, "deferredInCatalog": deferred},
+            )

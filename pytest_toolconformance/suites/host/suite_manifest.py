@@ -16,7 +16,7 @@ from pytest_toolconformance.profile import name_strategy, run_property
 from pytest_toolconformance.suites.host.composing import tool_entry as _tool_entry
 from pytest_toolconformance.suites.host.generated import AUDIT_NAMES
 from pytest_toolconformance.suites.host.generated import audit_plugin as _audit_plugin
-from pytest_toolconformance.suites.host.preconditions import precondition
+from pytest_toolconformance.suites.host.preconditions import origin_holds, precondition
 
 
 # -- MANIFEST-1 / MANIFEST-2: generated patterns and session sizes ------------------------------------
@@ -101,11 +101,24 @@ def test_manifest2_defers_whatever_the_session_size(toolconformance_host: HostCl
 
 # -- MANIFEST-3: generated provides.tools against registrations ---------------------------------------
 #: MANIFEST-3's cases: a REG-5 case, plus the names among them whose registration the host refuses (a
-#: root combinator, SCHEMA-1): attempted, never registered, so listed ones are listed but not registered.
+#: root combinator, SCHEMA-1): attempted, never registered, so listed ones are listed but not registered;
+#: then whether provides.tools also lists the ``mcp__*`` family, and whether the plugin registers an
+#: external ``mcp__`` tool (the family's member whichever way the wildcard is read: by name or by origin).
 _audit_case = st.tuples(
     *(st.lists(st.sampled_from(AUDIT_NAMES), unique=True) for _ in range(3)),
     st.lists(st.sampled_from(AUDIT_NAMES), unique=True, max_size=2),
+    st.booleans(),
+    st.booleans(),
 )
+_FAMILY, _MEMBER = "mcp__*", "mcp__audit__member"
+#: The family listed beside plain names, some registered and unlisted, some listed and not registered:
+#: what the wildcard covers never reaches a plain-named internal tool.
+_AUDIT_EXAMPLES = [
+    (["Alpha", "Beta"], ["Alpha", "Gamma"], [], [], True, True),
+    (["Alpha"], [], [], [], True, True),
+    (["Alpha", "Beta"], ["Beta"], [], [], True, False),
+    (["Alpha"], ["Alpha"], [], [], False, True),
+]
 _REFUSED_SCHEMA: JSON = {"type": "object", "properties": {}, "anyOf": [{"required": ["a"]}]}
 
 
@@ -139,17 +152,25 @@ def test_manifest3_findings_are_listed_xor_registered(toolconformance_host: Host
     toolconformance_host.require("registration")
     audits = _host_audits(toolconformance_host)
 
-    def body(value: tuple[list[str], list[str], list[str], list[str]]) -> None:
-        attempted, listed, others, refused = value
-        if not listed:
+    def body(value: tuple[list[str], list[str], list[str], list[str], bool, bool]) -> None:
+        attempted, listed, others, refused, family, member = value
+        if not listed and not family:
             return  # without provides.tools there is no audit declaration to compare
         toolconformance_host.reset()
-        doc = _audit_plugin(attempted, listed, others)
+        doc = _audit_plugin(attempted, listed or [_FAMILY], others)
+        if family and listed:
+            doc["manifest"]["provides"]["tools"] = [_FAMILY, *listed]
         refusals = {n for n in refused if n not in attempted}
         doc["tools"] += [tool(n, parameters=_REFUSED_SCHEMA) for n in sorted(refusals)]
         registered = set(attempted)
+        if member:
+            doc["tools"].append(tool(_MEMBER, external=True))
+            registered.add(_MEMBER)
         report = toolconformance_host.install_ok(doc)
         accepted = report.get("accepted")
+        if set(accepted or ()) & refusals:
+            # Accepted as external (its schema the owner's) where the option left it internal: EXT-1/EXT-2's.
+            origin_holds(toolconformance_host, "MANIFEST-3")
         precondition(
             not set(accepted or ()) & refusals,
             "SCHEMA-1",
@@ -164,16 +185,30 @@ def test_manifest3_findings_are_listed_xor_registered(toolconformance_host: Host
             {"plugins": [doc]},
         )
         flagged = _audit_flags(report)
-        mismatched = registered ^ set(listed)
+        covered = {_MEMBER} if family else set()  # the family's member is listed by the wildcard
+        mismatched = (registered - covered) ^ set(listed)
+        if family and not member:
+            # Whether a family no tool of the plugin belongs to is itself listed but not registered, the
+            # seed does not say: a finding naming the wildcard is neither required nor refused.
+            flagged.discard(_FAMILY)
         if not flagged and not audits:
             return  # a host that reports no audit findings at all (it may read no manifest)
         check(
             flagged == mismatched,
             f"MANIFEST-3 findings name exactly {sorted(mismatched)} (listed xor registered"
-            + (", a refused registration counting as not registered)" if refusals else ")")
+            + (", a refused registration counting as not registered" if refusals else "")
+            + (f"; {_FAMILY} in provides.tools lists no plain-named internal tool" if family else "")
+            + (f" but lists {_MEMBER}, an external mcp__ tool" if family and member else "")
+            + ")"
             + ("; this host reports audit findings, so every install report carries its own" if audits else ""),
             report.get("findings"),
             {"plugins": [doc]},
         )
 
-    run_property(name_strategy(_audit_case, f"{__name__}._audit_case"), body, cap=25, share_draws=True)
+    run_property(
+        name_strategy(_audit_case, f"{__name__}._audit_case"),
+        body,
+        cap=25,
+        share_draws=True,
+        examples=_AUDIT_EXAMPLES,
+    )

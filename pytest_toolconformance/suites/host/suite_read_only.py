@@ -7,6 +7,7 @@ Generated checks: Hypothesis properties, run as the package says (:mod:`pytest_t
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 import pytest
 from hypothesis import strategies as st
@@ -146,25 +147,45 @@ def test_mcp_wildcard_classifies_own_external_tools_only(toolconformance_host: H
     _classification_property(toolconformance_host, judge, examples=(_scoped_wildcard_example(),))
 
 
+def _foreign_claims_classify_nothing(catalog: tcs.Catalog, read_only: dict[str, bool], scenario: JSON) -> None:
+    known = catalog.by_name()
+    wildcards = {t.plugin for t in catalog.tools if t.plugin_wildcard}
+    claims_first = scenario.get("order") is not None
+    for plugin, stolen in catalog.foreign_declarations:
+        tool = known[stolen]
+        if tool.read_only or stolen not in read_only:
+            continue
+        if wildcards:
+            # A plugin's mcp__* could classify it (RO-1 decides whether rightly): its classification
+            # cannot say that the foreign declaration classified it.
+            continue
+        check(
+            read_only[stolen] is False,
+            f"{plugin} declared {stolen} (owned by {tool.plugin}) read-only; that classifies nothing"
+            + (f", also when {plugin} was installed before {tool.plugin} registered it" if claims_first else ""),
+            read_only,
+            scenario,
+        )
+
+
 @pytest.mark.toolconformance("RO-3")
 def test_foreign_read_only_declarations_classify_nothing(toolconformance_host: HostClient) -> None:
+    """A plugin's exact read-only name for another plugin's tool classifies nothing, whichever comes
+    first: the catalog installed as drawn (each claim after the owner registered the tool) and in the
+    reverse order (each claim installed before the plugin that registers the tool it names)."""
+
     def judge(catalog: tcs.Catalog, spec: JSON, read_only: dict[str, bool], scenario: JSON) -> None:
-        known = catalog.by_name()
-        wildcards = {t.plugin for t in catalog.tools if t.plugin_wildcard}
-        for plugin, stolen in catalog.foreign_declarations:
-            tool = known[stolen]
-            if tool.read_only or stolen not in read_only:
-                continue
-            if wildcards:
-                # A plugin's mcp__* could classify it (RO-1 decides whether rightly): its classification
-                # cannot say that the foreign declaration classified it.
-                continue
-            check(
-                read_only[stolen] is False,
-                f"{plugin} declared {stolen} (owned by {tool.plugin}) read-only; that classifies nothing",
-                read_only,
-                scenario,
-            )
+        _foreign_claims_classify_nothing(catalog, read_only, scenario)
+        claims_first = replace(catalog, plugins=tuple(reversed(catalog.plugins)))
+        _foreign_claims_classify_nothing(
+            claims_first,
+            _classification(toolconformance_host, claims_first, spec),
+            {
+                **scenario,
+                "plugins": list(claims_first.plugins),
+                "order": "each claim installed before the plugin that registers the tool it names",
+            },
+        )
 
     _classification_property(
         toolconformance_host,
@@ -174,6 +195,22 @@ def test_foreign_read_only_declarations_classify_nothing(toolconformance_host: H
             f"{__name__}.READ_ONLY_SESSIONS with foreign declarations",
         ),
         origin_checked_too=False,
+    )
+
+
+def _children_keep_the_scope(client: HostClient, spec: JSON, in_scope: set[str]) -> None:
+    """A read-only child that lacks tools of its session's scope: blocked by SCOPE-1 where a child the
+    same conversation delegates with writes (from a Build turn) lacks them too. A child works in its
+    parent's conversation, of that account, Project and platform; one that lost the scope cannot receive
+    a scoped tool, whatever the read-only declaration decides (docs/readings.md, RO-1 scoped contributions)."""
+    build = {key: value for key, value in spec.items() if key != "mode"}
+    writer = client.open(**build).delegate(read_only=False).compose()
+    held = {e["name"] for e in writer.get("catalog") or []} | {e["name"] for e in writer.get("tools") or []}
+    precondition(
+        in_scope <= held,
+        "SCOPE-1",
+        "a child delegated with writes to hold every tool of its conversation's scope",
+        {"missing": sorted(in_scope - held)},
     )
 
 
@@ -204,6 +241,8 @@ def test_read_only_children_receive_exactly_the_read_only_set(toolconformance_ho
         )
         expected = {t.name for t in visible if t.read_only}
         got = names & {t.name for t in catalog.tools}
+        if expected - got:
+            _children_keep_the_scope(client, spec, in_scope)
         if got != expected and all("readOnly" in entries[t.name] for t in visible):
             # The child follows the host's own classification, and that classification is wrong: the
             # declaration's reading (RO-1 for the wildcard, RO-3 for exact names) is broken, not RO-5.
