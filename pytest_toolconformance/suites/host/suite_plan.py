@@ -24,19 +24,34 @@ from pytest_toolconformance.suites.host.composing import (
     install_fresh,
     read_only_session_property,
 )
-from pytest_toolconformance.suites.host.preconditions import origin_checked, precondition
+from pytest_toolconformance.suites.host.preconditions import origin_checked, origin_holds, precondition
+
+# -- PLAN ----------------------------------------------------------------------------------------------
+#: Core tools outside the core read-only set and the host plan defaults (docs/readings.md, PLAN-2/PLAN-3):
+#: a Plan turn refuses them, and keeps advertising them as it keeps every tool.
+CORE_REFUSED_ON_PLAN = ("EditImage", "WorkflowStart", "ShareFile", "ShareImage")
 
 
-# -- PLAN --------------------------------------------------------------------------------------------
+def _refused_on_plan_turn(catalog: tcs.Catalog, spec: JSON, advertised: set[str]) -> list[str]:
+    """The advertised tools a Plan turn of ``spec`` refuses: the undeferred catalog tools it may not run
+    (undeclared, or external whatever declared them) and the core tools outside the read-only set."""
+    plugin_tools = [t.name for t in catalog.visible_to(spec) if not t.deferred and not t.plan_runs]
+    return [n for n in plugin_tools if n in advertised] + [n for n in CORE_REFUSED_ON_PLAN if n in advertised]
+
+
 @pytest.mark.toolconformance("PLAN-1")
 def test_plan_turns_advertise_the_build_tool_list(toolconformance_host: HostClient) -> None:
+    """A Plan turn advertises the Build turn's list, on its first composition and on its later ones: after
+    plan mode has refused calls (an undeclared tool, an external one, a core tool outside the read-only
+    set), the refused tools are still advertised, since the list is the Build list for the same session."""
     client = toolconformance_host
 
     def body(catalog: tcs.Catalog, spec: JSON) -> None:
         install_fresh(client, catalog)
         build = client.open(**spec).compose()
-        plan = client.open(**{**spec, "mode": "plan"}).compose()
-        scenario = {"plugins": list(catalog.plugins), "session": spec, "compare": "mode build vs mode plan"}
+        session = client.open(**{**spec, "mode": "plan"})
+        plan = session.compose()
+        scenario: JSON = {"plugins": list(catalog.plugins), "session": spec, "compare": "mode build vs mode plan"}
         # A deferred read-only tool the Plan turn advertises without the loader is PLAN-4's subject:
         # with it the two lists cannot be compared for what PLAN-1 is about (nothing hidden or changed).
         declared = catalog.by_name()
@@ -51,24 +66,38 @@ def test_plan_turns_advertise_the_build_tool_list(toolconformance_host: HostClie
             "a Plan turn to reach deferred read-only tools through the loader",
             {"advertisedOnlyOnPlan": preloaded},
         )
-        for key in ("tools", "catalog"):
-            check(
-                measures.same_js_text(plan[key], build[key]),
-                f"the Plan turn's {key} equal the Build turn's",
-                {
-                    "onlyBuild": sorted({e["name"] for e in build[key]} - {e["name"] for e in plan[key]}),
-                    "onlyPlan": sorted({e["name"] for e in plan[key]} - {e["name"] for e in build[key]}),
-                },
-                scenario,
-            )
-        check(
-            measures.same_js_text(plan["payload"].get("tools"), build["payload"].get("tools")),
-            "the Plan turn's payload tools equal the Build turn's",
-            None,
-            scenario,
-        )
+        _compare_with_build(plan, build, scenario, "")
+        if "calls" not in client.capabilities:
+            return
+        refused = _refused_on_plan_turn(catalog, spec, {e["name"] for e in plan["tools"]})
+        for name in refused:
+            session.ask("call", name, {}, None, refusal="return")
+        if refused:
+            later = {**scenario, "calls on the Plan turn, then composed again": refused}
+            _compare_with_build(session.compose(), build, later, " after plan mode refused calls")
 
     read_only_session_property(client, body, "plan-mode")
+
+
+def _compare_with_build(plan: JSON, build: JSON, scenario: JSON, when: str) -> None:
+    """The Plan turn's composition ``plan`` advertises what the Build turn's ``build`` does: its tool list,
+    its catalog and its provider payload's tools (``when`` says which of its compositions it is)."""
+    for key in ("tools", "catalog"):
+        check(
+            measures.same_js_text(plan[key], build[key]),
+            f"the Plan turn's {key}{when} equal the Build turn's",
+            {
+                "onlyBuild": sorted({e["name"] for e in build[key]} - {e["name"] for e in plan[key]}),
+                "onlyPlan": sorted({e["name"] for e in plan[key]} - {e["name"] for e in build[key]}),
+            },
+            scenario,
+        )
+    check(
+        measures.same_js_text(plan["payload"].get("tools"), build["payload"].get("tools")),
+        f"the Plan turn's payload tools{when} equal the Build turn's",
+        None,
+        scenario,
+    )
 
 
 def _refused_in_plan(outcome: Mapping[str, Any]) -> bool:
@@ -79,9 +108,26 @@ def _refused_in_plan(outcome: Mapping[str, Any]) -> bool:
     )
 
 
+def _twin_call(client: HostClient, tool: tcs.CatalogTool, spec: JSON, name: str) -> JSON:
+    """Call the twin ``name`` on a Plan turn of ``spec``, loaded through ToolSearch first where ``tool``
+    was deferred (its twin is deferred too: deferral is not the difference the twin asks about)."""
+    session = client.open(**{**spec, "mode": "plan"})
+    if tool.deferred:
+        session.ask("call", "ToolSearch", {"query": f"select:{name}"}, None, refusal="return")
+    return session.call(name, {})
+
+
+def _twin_manifest(tool: tcs.CatalogTool, provides: JSON, name: str) -> JSON | None:
+    manifest: JSON = {"provides": provides} if provides else {}
+    if tool.deferred:
+        manifest["deferLoading"] = [name]
+    return manifest or None
+
+
 def _unscoped_twin_refused(client: HostClient, tool: tcs.CatalogTool, spec: JSON) -> None:
-    """A scoped tool the Plan turn ran: if its unscoped twin (same origin, same read-only declaration)
-    is refused, scoping made the difference, which is SCOPE-3's subject, not the plan policy's."""
+    """A scoped tool the Plan turn ran: if its unscoped twin (same origin, same read-only declaration,
+    deferred and loaded where it was) is refused, scoping made the difference, which is SCOPE-3's subject,
+    not the plan policy's."""
     name = "mcp__twin__probe" if tool.external else "twin_probe"
     provides: JSON = {}
     if tool.declared_read_only:
@@ -96,9 +142,9 @@ def _unscoped_twin_refused(client: HostClient, tool: tcs.CatalogTool, spec: JSON
         parameters={"type": "object", "properties": {}},
         **({"external": True} if tool.external else {}),
     )
-    doc = scripted.plugin("twin", [twin_tool], manifest={"provides": provides} if provides else None)
+    doc = scripted.plugin("twin", [twin_tool], manifest=_twin_manifest(tool, provides, name))
     install(client, [doc], rule="SCOPE-3")
-    twin = client.open(**{**spec, "mode": "plan"}).call(name, {})
+    twin = _twin_call(client, tool, spec, name)
     precondition(
         not _refused_in_plan(twin),
         "SCOPE-3",
@@ -110,14 +156,16 @@ def _unscoped_twin_refused(client: HostClient, tool: tcs.CatalogTool, spec: JSON
 
 def _unclaimed_twin_refused(client: HostClient, tool: tcs.CatalogTool, spec: JSON) -> None:
     """An internal tool another plugin claims by exact name ran on a Plan turn: if its unclaimed twin
-    (same origin, undeclared, unscoped) is refused, the foreign claim made the difference, which is the
-    ownership rule's subject (RO-3: a plugin cannot classify a tool it does not own), not the plan policy's."""
+    (same origin, undeclared, unscoped; deferred and loaded where it was) is refused, the foreign claim made
+    the difference, which is the ownership rule's subject (RO-3: a plugin cannot classify a tool it does not
+    own), not the plan policy's."""
     name = "unclaimed_probe"
     twin_tool = scripted.tool(
         name, label=name, description="Unclaimed twin.", handler=[], parameters={"type": "object", "properties": {}}
     )
-    install(client, [scripted.plugin("unclaimed-twin", [twin_tool])], rule="RO-3")
-    twin = client.open(**{**spec, "mode": "plan"}).call(name, {})
+    doc = scripted.plugin("unclaimed-twin", [twin_tool], manifest=_twin_manifest(tool, {}, name))
+    install(client, [doc], rule="RO-3")
+    twin = _twin_call(client, tool, spec, name)
     precondition(
         not _refused_in_plan(twin),
         "RO-3",
@@ -184,8 +232,48 @@ def _plain_named_externals() -> tcs.Catalog:
 
 
 def _called(catalog: tcs.Catalog, spec: JSON, external: bool) -> list[tcs.CatalogTool]:
-    """The tools a Plan turn of ``spec`` calls, in order: the undeferred ones it can see, external or not."""
-    return [t for t in catalog.visible_to(spec) if not t.deferred and t.external is external]
+    """The tools a Plan turn of ``spec`` calls, in order: the ones it can see, external or not; a deferred
+    one once the Plan turn has loaded it through the loader (a loaded tool meets the plan policy as any)."""
+    return [t for t in catalog.visible_to(spec) if t.external is external]
+
+
+def _load_deferred(session: Session, tools: list[tcs.CatalogTool]) -> tuple[set[str], set[str]]:
+    """Load the deferred ``tools`` through ToolSearch on ``session`` (a Plan turn): the deferred names its
+    catalog held before, and those its tool list holds after."""
+    deferred = [t.name for t in tools if t.deferred]
+    if not deferred:
+        return set(), set()
+    listed = {e["name"] for e in session.compose()["catalog"]} & set(deferred)
+    for name in deferred:
+        session.ask("call", "ToolSearch", {"query": f"select:{name}"}, None, refusal="return")
+    return listed, {e["name"] for e in session.compose()["tools"]} & set(deferred)
+
+
+def _as_expected(tool: tcs.CatalogTool, outcome: Mapping[str, Any]) -> bool:
+    """Whether a Plan turn's call of ``tool`` ended as plan mode says: run, or refused by the plan policy."""
+    return outcome.get("handlerRan") is True if tool.plan_runs else _refused_in_plan(outcome)
+
+
+def _loaded_tool_holds(session: Session, tool: tcs.CatalogTool, summary: JSON) -> None:
+    """A deferred tool the Plan turn loaded, then ran or refused against plan mode: refused as still
+    deferred, the loader's load did not hold (MANIFEST-2: once loaded it runs); reported by the host's catalog
+    with the other origin once loaded, origin did not survive deferral (EXT-4): neither is the plan policy."""
+    precondition(
+        (summary.get("refusal") or {}).get("stage") != "deferral",
+        "MANIFEST-2",
+        f"{tool.name}, loaded through ToolSearch (it is in the tool list), to be called as a loaded tool",
+        summary,
+    )
+    entry = by_name(session.compose()["catalog"]).get(tool.name) or {}
+    origin = "external" if tool.external else "internal"
+    if entry.get("origin", origin) != origin:
+        origin_holds(session.client, "EXT-4")  # origin wrong with no deferral at all: EXT-1's or EXT-2's
+    precondition(
+        entry.get("origin", origin) == origin,
+        "EXT-4",
+        f"{tool.name} (deferred, registered {origin}) to keep its origin once loaded",
+        entry,
+    )
 
 
 def _takes_arguments(tool: tcs.CatalogTool) -> bool:
@@ -220,7 +308,9 @@ def _plan_calls(external: bool) -> Callable[[HostClient], None]:
             install_fresh(client, catalog)
             session = client.open(**{**spec, "mode": "plan"})
             stolen = {name for _, name in catalog.foreign_declarations}
-            for tool, arguments in zip(_called(catalog, spec, external), drawn, strict=True):
+            called = _called(catalog, spec, external)
+            listed, loaded = _load_deferred(session, called)
+            for tool, arguments in zip(called, drawn, strict=True):
                 outcome = session.call(tool.name, arguments)
                 scenario = {
                     "plugins": list(catalog.plugins),
@@ -228,6 +318,34 @@ def _plan_calls(external: bool) -> Callable[[HostClient], None]:
                     "call": {"tool": tool.name, "arguments": arguments},
                 }
                 summary = {k: outcome.get(k) for k in ("handlerRan", "refusal", "isError")}
+                if tool.deferred:
+                    scenario["loadedFirst"] = {"tool": "ToolSearch", "arguments": {"query": f"select:{tool.name}"}}
+                    if tool.name not in loaded:
+                        # Not loaded on the Plan turn: one its catalog lacked is PLAN-1's (the Build turn's
+                        # catalog has it); one the loader left deferred is PLAN-4's to reach when it is
+                        # read-only; any other is refused before the plan policy, which leaves PLAN-2/3
+                        # nothing to judge but that its handler never ran.
+                        precondition(
+                            tool.name in listed or not tool.plan_runs,
+                            "PLAN-1",
+                            f"the Plan turn's catalog to list {tool.name} (deferred), as the Build turn's does",
+                            summary,
+                        )
+                        precondition(
+                            not tool.plan_runs,
+                            "PLAN-4",
+                            f"the Plan turn to load {tool.name} (deferred, declared read-only) through ToolSearch",
+                            summary,
+                        )
+                        check(
+                            outcome.get("handlerRan") is False,
+                            f"{tool.name}, deferred and not loaded, does not run on a Plan turn",
+                            summary,
+                            scenario,
+                        )
+                        continue
+                    if not _as_expected(tool, outcome):
+                        _loaded_tool_holds(session, tool, summary)
                 if not tool.external and outcome.get("handlerRan") is not tool.plan_runs:
                     _classification_holds(session, tool, catalog)
                 if tool.plan_runs:

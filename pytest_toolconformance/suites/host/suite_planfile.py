@@ -16,7 +16,9 @@ the plan file; whatever the interleaving, no byte may land outside the root.
 
 PLANFILE-6 runs a table of destructive commands (programs, options and shell syntax that would
 change the workspace) and of non-destructive ones on every kind of read-only turn: the first
-change nothing in the real directory, the second run and show their output.
+change nothing in the real directory, the second run and show their output. Each turn is first shown
+read-only through ``currentAccess()``; one the host left writable blocks the check by the DELEG rule
+that makes it read-only.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from pytest_toolconformance.fixtures import PlanFileSandbox
 from pytest_toolconformance.host import attacks
 from pytest_toolconformance.host.client import HostClient, Session, check
 from pytest_toolconformance.host.contract import JSON
+from pytest_toolconformance.suites.host.preconditions import precondition
 from pytest_toolconformance.suites.host.turns import CONVERSATIONS, MODES
 from pytest_toolconformance.suites.host.turns import chain_property as _chain_property
 from pytest_toolconformance.suites.host.turns import open_turn as _open_turn
@@ -265,6 +268,31 @@ def _read_only_turn(host: HostClient, kind: str, root: Path) -> Session:
     return plan.delegate(read_only=False, requested=asks).delegate(read_only=False, requested=asks)
 
 
+#: The rule that makes each kind of turn read-only: a Plan turn's admitted restriction and a read-only
+#: delegated origin are DELEG-1's; a Plan turn's child keeping readOnly whatever its request asked is DELEG-3's.
+READ_ONLY_BY = {
+    "project-plan-turn": "DELEG-1",
+    "host-plan-turn": "DELEG-1",
+    "read-only-child": "DELEG-1",
+    "plan-grandchild-asking-write": "DELEG-3",
+}
+
+
+def _read_only_turn_held(host: HostClient, kind: str, root: Path) -> Session:
+    """The read-only turn ``kind``, once it is shown read-only (``currentAccess().readOnly``): PLANFILE-6
+    judges commands on read-only turns, so a turn the host left writable is the DELEG rule's fault (the
+    check is blocked by it), not the command boundary's."""
+    session = _read_only_turn(host, kind, root)
+    access = session.access()
+    precondition(
+        access.get("readOnly") is True,
+        READ_ONLY_BY[kind],
+        f"the {kind.replace('-', ' ')} to be read-only (currentAccess().readOnly true)",
+        {k: access.get(k) for k in ("readOnly", "planMode")},
+    )
+    return session
+
+
 def _workspace(folder: Path) -> Path:
     root = folder / "root"
     (root / "sub").mkdir(parents=True)
@@ -284,7 +312,7 @@ def test_planfile6_destructive_command_changes_nothing(
     """On a read-only turn a command that would change the workspace changes nothing."""
     toolconformance_host.require("bash", "sandbox")
     root = _workspace(toolconformance_folder)
-    session = _read_only_turn(toolconformance_host, turn, root)
+    session = _read_only_turn_held(toolconformance_host, turn, root)
     before = attacks.snapshot(toolconformance_folder)
     answer = session.call("Bash", {"command": command})
     moved = attacks.changes(before, attacks.snapshot(toolconformance_folder))
@@ -309,7 +337,7 @@ def test_planfile6_non_destructive_command_runs(
     """On a read-only turn a non-destructive command runs, with no writable environment descriptor."""
     toolconformance_host.require("bash", "sandbox")
     root = _workspace(toolconformance_folder)
-    session = _read_only_turn(toolconformance_host, turn, root)
+    session = _read_only_turn_held(toolconformance_host, turn, root)
     answer = session.call("Bash", {"command": command})
     text = "\n".join(str(c.get("text", "")) for c in answer.get("content") or [] if isinstance(c, dict))
     check(
