@@ -13,7 +13,6 @@ RULE = "DELEG-1"
 ALSO = {
     "DELEG-3": "a child that is not read-only has its restriction cleared",
     "PLANFILE-5": "a child that is not read-only is let write the plan path",
-    "PLANFILE-6": "a child that is not read-only runs destructive commands",
 }
 
 

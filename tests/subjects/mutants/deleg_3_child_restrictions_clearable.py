@@ -14,7 +14,6 @@ RULE = "DELEG-3"
 ALSO = {
     "DELEG-2": "a cleared planMode is lost for further delegation",
     "PLANFILE-5": "a cleared readOnly lets the child write the plan path",
-    "PLANFILE-6": "a cleared readOnly lets the child run destructive commands",
 }
 
 
