@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, TypeVar
@@ -176,6 +177,7 @@ def schema_admission_holds(client: HostClient, rule: str) -> None:
 
 
 _WILDCARD = "mcp__*"
+_WILDCARD_ROUNDS = itertools.count()
 
 
 def wildcard_admission_holds(client: HostClient, rule: str) -> None:
@@ -186,10 +188,15 @@ def wildcard_admission_holds(client: HostClient, rule: str) -> None:
     if rule == "RO-2" or "registration" not in client.capabilities:
         return
     refused = []
-    for name, tools in (
+    # A failing check may be re-examined more than once on one host (a property's later examples): each
+    # round's plugins get names of their own, or the host's refusal of a name installed twice would read
+    # as a refusal of the wildcard.
+    round_ = next(_WILDCARD_ROUNDS)
+    for stem, tools in (
         ("wildcard-probe-internal", [tool("wildcard_probe_status")]),
         ("wildcard-probe-external", [tool("wildcard_probe_local"), tool("mcp__wildcardprobe__get", external=True)]),
     ):
+        name = stem if round_ == 0 else f"{stem}-{round_}"
         names = [t["name"] for t in tools]
         declared = {"provides": {"tools": [_WILDCARD, *names], "readOnlyTools": [_WILDCARD]}}
         if "error" not in client.install(plugin(name, tools, manifest=declared)):

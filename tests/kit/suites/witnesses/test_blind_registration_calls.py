@@ -238,6 +238,35 @@ def test_reg_6_a_queued_write_meets_the_applicable_hooks(hosts: Pair, tmp_path: 
     assert queued(mutant, tmp_path / "mutant") == ((False, "hook"), (True, None), True)
 
 
+def test_reg_6_a_refused_call_has_no_effect(hosts: Pair) -> None:
+    """REG-6: a call refused by the boundary, the deny-list, a hook or validation leaves no trace of its handler."""
+    demote = [{"op": "policy", "account": "witness-1", "changes": {"admin": False}}, {"op": "text", "text": "done"}]
+    value = {"type": "object", "properties": {"value": {"type": "string"}}, "required": ["value"]}
+
+    def effects(host: ReferenceHostAdapter) -> list[tuple[bool, str | None, bool]]:
+        _install(host, tool("Deploy", parameters=value, handler=demote), name="effects")
+        host.set_policy("witness-1", {"admin": True})  # before the witness opens: its ceiling is captured then
+        witness = _session(host, {"identity": {"userId": "witness-1"}})
+        host.set_policy("listed", {"deny": ["Deploy"]})
+        sessions = [
+            (_session(host, {**USER, "permissions": {"deny": ["Deploy"]}}), {"value": "x"}),
+            (_session(host, {"identity": {"userId": "listed"}}), {"value": "x"}),
+            (_session(host, {**USER, "hooks": [{"tool": "*", "decision": "deny"}]}), {"value": "x"}),
+            (_session(host, USER), {}),
+        ]
+        seen = []
+        for session, arguments in sessions:
+            host.set_policy("witness-1", {"admin": True})
+            outcome = host.call(session, "Deploy", arguments)
+            seen.append((*_ran(outcome), host.current_access(witness)["admin"]))
+        return seen
+
+    reference, mutant = hosts("reg_6_refused_handler_runs_first")
+    stages = ["boundary", "grant", "hook", "validation"]
+    assert effects(reference) == [(False, stage, True) for stage in stages]
+    assert effects(mutant) == [(False, stage, False) for stage in stages]
+
+
 # -- EXT -----------------------------------------------------------------------------------------------------
 
 
