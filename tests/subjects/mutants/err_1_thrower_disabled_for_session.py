@@ -16,13 +16,14 @@ from typing import Any
 
 from pytest_toolconformance.host.inprocess import ReferenceHostAdapter
 from reference_host.registry import Registration
-from reference_host.session import CallOutcome, Session
+from reference_host.session import CallOutcome
+from tests.subjects.mutants._calls_support import OutcomeRewritingSession
 from tests.subjects.mutants._composition_support import sessions_mutant
 
 RULE = "ERR-1"
 
 
-class BreakerSession(Session):
+class BreakerSession(OutcomeRewritingSession):
     def _broken(self) -> set[str]:
         return self.__dict__.setdefault("_broken_tools", set())
 
@@ -38,16 +39,9 @@ class BreakerSession(Session):
             )
         return super()._gate(reg, tool, call_id, args, journal)
 
-    def _run_handler(
-        self,
-        reg: Registration,
-        call_id: str,
-        params: dict[str, Any],
-        journal: dict[str, Any],
-        hooks_ran: list[str],
-        cwd: str | None,
+    def rewritten(
+        self, outcome: CallOutcome, reg: Registration, params: dict[str, Any], journal: dict[str, Any]
     ) -> CallOutcome:
-        outcome = super()._run_handler(reg, call_id, params, journal, hooks_ran, cwd)
         # A throw trips the breaker: not a malformed result, which the host reports under REG-3,
         # nor a hung call the host abandoned, which threw nothing.
         texts = [item.get("text", "") for item in outcome.content]

@@ -14,7 +14,8 @@ from typing import Any
 
 from pytest_toolconformance.host.inprocess import ReferenceHostAdapter
 from reference_host.registry import Registration
-from reference_host.session import CallOutcome, Session
+from reference_host.session import CallOutcome
+from tests.subjects.mutants._calls_support import OutcomeRewritingSession
 from tests.subjects.mutants._composition_support import sessions_mutant
 
 RULE = "REG-4"
@@ -28,17 +29,10 @@ class StructuredOutcome(CallOutcome):
         return result
 
 
-class StructuredContentSession(Session):
-    def _run_handler(
-        self,
-        reg: Registration,
-        call_id: str,
-        params: dict[str, Any],
-        journal: dict[str, Any],
-        hooks_ran: list[str],
-        cwd: str | None,
+class StructuredContentSession(OutcomeRewritingSession):
+    def rewritten(
+        self, outcome: CallOutcome, reg: Registration, params: dict[str, Any], journal: dict[str, Any]
     ) -> CallOutcome:
-        outcome = super()._run_handler(reg, call_id, params, journal, hooks_ran, cwd)
         if reg.external and not outcome.is_error:
             outcome.__class__ = StructuredOutcome
         return outcome

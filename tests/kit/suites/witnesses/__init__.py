@@ -45,3 +45,25 @@ def optional_reason(parameters: dict[str, Any]) -> bool:
     return (
         isinstance(reason, dict) and reason.get("type") == "string" and "reason" not in parameters.get("required", [])
     )
+
+
+def installed(
+    host: ReferenceHostAdapter, *tools: dict[str, Any], name: str = "witness", manifest: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """Install a scripted plugin of ``tools`` (with ``manifest``); its install report, which has no error."""
+    report = host.install_plugin(plugin(name, list(tools), manifest=manifest))
+    assert "error" not in report, report
+    return report
+
+
+def names_of(entries: list[dict[str, Any]]) -> set[str]:
+    return {entry["name"] for entry in entries}
+
+
+def entry_named(entries: list[dict[str, Any]], name: str) -> dict[str, Any]:
+    return next(entry for entry in entries if entry["name"] == name)
+
+
+def ran_and_refused_at(outcome: dict[str, Any]) -> tuple[bool, str | None]:
+    """Whether the handler ran, and the stage that refused the call (None when none did)."""
+    return outcome["handlerRan"], (outcome["refusal"] or {}).get("stage")

@@ -12,6 +12,9 @@ from typing import Any
 from pytest_toolconformance.host.inprocess import ReferenceHostAdapter
 from pytest_toolconformance.host.scripted import plugin, tool
 from tests.kit.suites.witnesses import Pair, has_reason, optional_reason
+from tests.kit.suites.witnesses import entry_named as _entry
+from tests.kit.suites.witnesses import names_of as _names
+from tests.kit.suites.witnesses import ran_and_refused_at as _ran
 from tests.kit.suites.witnesses import session_of as _session
 from tests.kit.suites.witnesses import text_of as _text
 
@@ -29,19 +32,6 @@ def _install(
 
 def _child(host: ReferenceHostAdapter, parent: str, read_only: bool = True) -> str:
     return host.delegate(parent, {"readOnly": read_only, "requested": {}})["session"]
-
-
-def _names(entries: list[dict[str, Any]]) -> set[str]:
-    return {entry["name"] for entry in entries}
-
-
-def _entry(entries: list[dict[str, Any]], name: str) -> dict[str, Any]:
-    return next(entry for entry in entries if entry["name"] == name)
-
-
-def _ran(outcome: dict[str, Any]) -> tuple[bool, str | None]:
-    """Whether the handler ran, and the stage that refused the call (None when none did)."""
-    return outcome["handlerRan"], (outcome["refusal"] or {}).get("stage")
 
 
 def _received(outcome: dict[str, Any]) -> Any:

@@ -10,31 +10,14 @@ from typing import Any
 from pytest_toolconformance.host.inprocess import ReferenceHostAdapter
 from pytest_toolconformance.host.scripted import plugin, tool
 from tests.kit.suites.witnesses import Pair
+from tests.kit.suites.witnesses import entry_named as _entry
+from tests.kit.suites.witnesses import installed as _install
+from tests.kit.suites.witnesses import names_of as _names
+from tests.kit.suites.witnesses import ran_and_refused_at as _ran
 from tests.kit.suites.witnesses import session_of as _session
 
 USER = {"identity": {"userId": "u1"}}
 PLAN = {**USER, "mode": "plan"}
-
-
-def _install(
-    host: ReferenceHostAdapter, *tools: dict[str, Any], name: str = "witness", manifest: dict[str, Any] | None = None
-) -> dict[str, Any]:
-    report = host.install_plugin(plugin(name, list(tools), manifest=manifest))
-    assert "error" not in report, report
-    return report
-
-
-def _names(entries: list[dict[str, Any]]) -> set[str]:
-    return {entry["name"] for entry in entries}
-
-
-def _entry(entries: list[dict[str, Any]], name: str) -> dict[str, Any]:
-    return next(entry for entry in entries if entry["name"] == name)
-
-
-def _ran(outcome: dict[str, Any]) -> tuple[bool, str | None]:
-    """Whether the handler ran, and the stage that refused the call (None when none did)."""
-    return outcome["handlerRan"], (outcome["refusal"] or {}).get("stage")
 
 
 def _child(host: ReferenceHostAdapter, parent: str, read_only: bool) -> str:

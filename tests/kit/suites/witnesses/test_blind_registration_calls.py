@@ -13,35 +13,18 @@ from typing import Any
 import jsonschema
 
 from pytest_toolconformance.host.inprocess import ReferenceHostAdapter
-from pytest_toolconformance.host.scripted import plugin, tool
+from pytest_toolconformance.host.scripted import tool
 from tests.kit.suites.witnesses import Pair, optional_reason
+from tests.kit.suites.witnesses import entry_named as _entry
+from tests.kit.suites.witnesses import installed as _install
+from tests.kit.suites.witnesses import names_of as _names
+from tests.kit.suites.witnesses import ran_and_refused_at as _ran
 from tests.kit.suites.witnesses import session_of as _session
 from tests.kit.suites.witnesses import text_of as _text
 
 USER = {"identity": {"userId": "u1"}}
 ECHO = [{"op": "echo"}]
 QUERY = {"type": "object", "properties": {"query": {"type": "string"}}, "required": ["query"]}
-
-
-def _install(
-    host: ReferenceHostAdapter, *tools: dict[str, Any], name: str = "witness", manifest: dict[str, Any] | None = None
-) -> dict[str, Any]:
-    report = host.install_plugin(plugin(name, list(tools), manifest=manifest))
-    assert "error" not in report, report
-    return report
-
-
-def _names(entries: list[dict[str, Any]]) -> set[str]:
-    return {entry["name"] for entry in entries}
-
-
-def _entry(entries: list[dict[str, Any]], name: str) -> dict[str, Any]:
-    return next(entry for entry in entries if entry["name"] == name)
-
-
-def _ran(outcome: dict[str, Any]) -> tuple[bool, str | None]:
-    """Whether the handler ran, and the stage that refused the call (None when none did)."""
-    return outcome["handlerRan"], (outcome["refusal"] or {}).get("stage")
 
 
 def _received(outcome: dict[str, Any]) -> Any:
