@@ -201,6 +201,24 @@ def _bystanders_unclassified(probes: JSON) -> None:
     )
 
 
+def _later_replaces(client: HostClient, later: JSON, name: str, scenario: JSON) -> bool:
+    """Install ``later``, whose ``name`` collides with an installed tool: whether it replaced the owner
+    (last-wins), once its install report is found to accept it or refuse it as the host's declared
+    policy says."""
+    report = client.install_ok(later)
+    replaced = name in (report.get("accepted") or [])
+    refused = any(r.get("tool") == name for r in report.get("refused") or [])
+    declared = client.collisions
+    check(
+        replaced != refused and declared in (None, "last-wins" if replaced else "first-wins"),
+        f"the install report accepts the colliding {name} (last-wins) or refuses it (first-wins)"
+        + (f", as the host's declared {declared} policy says" if declared else ""),
+        {"accepted": report.get("accepted"), "refused": report.get("refused")},
+        scenario,
+    )
+    return replaced
+
+
 @pytest.mark.toolconformance("EXT-3")
 @pytest.mark.parametrize("first,second", list(itertools.product(KINDS, KINDS)), ids=lambda k: str(k))
 def test_ext3_metadata_follows_accepted_owner(toolconformance_host: HostClient, first: str, second: str) -> None:
@@ -226,17 +244,7 @@ def test_ext3_metadata_follows_accepted_owner(toolconformance_host: HostClient, 
     toolconformance_host.install_ok(earlier)
     session = toolconformance_host.open()
     before = _observe(session)
-    report = toolconformance_host.install_ok(later)
-    replaced = SHARED in (report.get("accepted") or [])
-    refused = any(r.get("tool") == SHARED for r in report.get("refused") or [])
-    declared = toolconformance_host.collisions
-    check(
-        replaced != refused and declared in (None, "last-wins" if replaced else "first-wins"),
-        f"the install report accepts the colliding {SHARED} (last-wins) or refuses it (first-wins)"
-        + (f", as the host's declared {declared} policy says" if declared else ""),
-        {"accepted": report.get("accepted"), "refused": report.get("refused")},
-        scenario,
-    )
+    replaced = _later_replaces(toolconformance_host, later, SHARED, scenario)
     toolconformance_host.install_ok(third)
     session = toolconformance_host.open()
     after = _observe(session)
@@ -330,17 +338,7 @@ def test_ext3_deferred_accepted_owner_keeps_its_metadata(
 
     toolconformance_host.install_ok(BYSTANDER)
     toolconformance_host.install_ok(earlier)
-    report = toolconformance_host.install_ok(later)
-    replaced = name in (report.get("accepted") or [])
-    refused = any(r.get("tool") == name for r in report.get("refused") or [])
-    declared = toolconformance_host.collisions
-    check(
-        replaced != refused and declared in (None, "last-wins" if replaced else "first-wins"),
-        f"the install report accepts the colliding {name} (last-wins) or refuses it (first-wins)"
-        + (f", as the host's declared {declared} policy says" if declared else ""),
-        {"accepted": report.get("accepted"), "refused": report.get("refused")},
-        scenario,
-    )
+    replaced = _later_replaces(toolconformance_host, later, name, scenario)
     accepted_kind, owner = (second, "loser") if replaced else (first, "winner")
     twin_plugin = _owner("twin", accepted_kind, name=twin, deferred=True)
     toolconformance_host.install_ok(twin_plugin)
