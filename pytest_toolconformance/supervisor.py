@@ -26,6 +26,10 @@ if TYPE_CHECKING:
 
 #: A child may write lines up to this long (a large composition is a few MiB at most).
 MAX_LINE = 64 * 1024 * 1024
+#: The longest a read or write here sleeps at a time. Ctrl-C's SIGINT goes to the whole process and
+#: may be delivered to another thread (a stderr reader, a call's worker); the thread waiting here is
+#: then not woken, and Python raises KeyboardInterrupt only once it runs Python code again.
+SIGNAL_CHECK_SECONDS = 0.25
 
 _POSIX = os.name == "posix"
 _LINUX = sys.platform.startswith("linux")
@@ -310,7 +314,7 @@ class LineProcess:
                     raise ProcessFault(
                         "write", "it stopped reading its stdin (the request could not be written in time)"
                     )
-                self._writable.poll(max(1, int(left * 1000)))
+                self._writable.poll(max(1, int(min(left, SIGNAL_CHECK_SECONDS) * 1000)))
 
     def read_line(self, deadline: float) -> bytes:
         """The next line (with its ``\\n``), read by ``deadline``."""
@@ -327,7 +331,8 @@ class LineProcess:
             left = deadline - time.monotonic()
             if left <= 0:
                 raise ProcessFault("timeout", "")
-            if not self._readable.poll(max(1, int(left * 1000 + 0.5))):
+            # In slices, so that Ctrl-C stops the wait (SIGNAL_CHECK_SECONDS).
+            if not self._readable.poll(max(1, int(min(left, SIGNAL_CHECK_SECONDS) * 1000 + 0.5))):
                 continue
             try:
                 chunk = os.read(self.out_fd, 1 << 16)

@@ -7,6 +7,7 @@ import contextvars
 import inspect
 import queue
 import threading
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -78,6 +79,21 @@ def _cancel_leftovers(loop: asyncio.AbstractEventLoop) -> None:
     loop.run_until_complete(asyncio.gather(*leftovers, return_exceptions=True))
 
 
+#: The longest the waiting thread sleeps at a time. A process-wide signal (Ctrl-C's SIGINT) may be
+#: delivered to any thread; when it lands on a worker, the waiting main thread is not woken, and Python
+#: raises KeyboardInterrupt only once that thread runs Python code again.
+SIGNAL_CHECK_SECONDS = 0.25
+
+
+def _wait_interruptibly(done: threading.Event, timeout: float) -> bool:
+    """``done.wait(timeout)`` in slices, so that Ctrl-C stops the wait within a slice."""
+    deadline = time.monotonic() + timeout
+    while not done.wait(max(0.0, min(SIGNAL_CHECK_SECONDS, deadline - time.monotonic()))):
+        if time.monotonic() >= deadline:
+            return False
+    return True
+
+
 def run_bounded(fn: Callable[[], Any], timeout: float) -> Any:
     """Run ``fn()`` (awaiting its result if it is awaitable) in a worker thread, bounded by ``timeout``.
 
@@ -111,7 +127,7 @@ def run_bounded(fn: Callable[[], Any], timeout: float) -> Any:
 
     worker = _take_worker()
     worker.submit(job)
-    if not done.wait(timeout):
+    if not _wait_interruptibly(done, timeout):
         worker.retire()
         raise CallTimeout(f"did not finish within {timeout:g} s")
     _give_back(worker)

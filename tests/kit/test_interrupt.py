@@ -107,7 +107,12 @@ def test_ctrl_c_during_a_plugin_call_stops_the_run(tool: str, namespaces: str, t
             time.sleep(0.05)
         interrupted = time.monotonic()
         os.killpg(run.pid, signal.SIGINT)  # Ctrl-C
-        output, _ = run.communicate(timeout=CALL_TIMEOUT / 2)
+        try:
+            output, _ = run.communicate(timeout=CALL_TIMEOUT / 2)
+        except subprocess.TimeoutExpired:
+            # pytest's faulthandler prints every thread's stack on SIGABRT: where the run hangs.
+            run.send_signal(signal.SIGABRT)
+            pytest.fail("the run did not stop after Ctrl-C:\n" + run.communicate(timeout=30)[0][-12000:])
         stopped_after = time.monotonic() - interrupted
     finally:
         if run.poll() is None:

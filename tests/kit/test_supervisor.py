@@ -184,6 +184,23 @@ def test_the_supervisor_lets_keyboard_interrupt_through(started: list[LineProces
         timer.cancel()
 
 
+def test_ctrl_c_delivered_to_another_thread_still_stops_a_read(started: list[LineProcess]) -> None:
+    # The kernel may hand the process's SIGINT to any thread (here, for certain, a timer's); the read
+    # in the main thread must still end in KeyboardInterrupt, well before its deadline.
+    if threading.current_thread() is not threading.main_thread():
+        pytest.skip("Python raises KeyboardInterrupt in the main thread only")
+    process = python(started, "import time; time.sleep(60)")
+    timer = threading.Timer(0.3, lambda: signal.pthread_kill(threading.get_ident(), signal.SIGINT))
+    timer.start()
+    began = time.monotonic()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            process.read_line(soon(50))
+    finally:
+        timer.cancel()
+    assert time.monotonic() - began < 30, "the read went on to its deadline"
+
+
 def test_a_tail_leaves_out_unshares_words_about_the_kits_kill_however_they_were_read() -> None:
     # Seen in a user's finding: "Node stderr: unshare: sigprocmask unblock failed: Invalid argument",
     # which is util-linux's unshare on the kit's kill, nothing the plugin wrote.

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
+import signal
 import threading
+import time
 
 import pytest
 
@@ -46,6 +48,26 @@ def test_a_hung_call_times_out_and_the_next_call_does_not_wait_behind_it() -> No
         assert run_bounded(lambda: "next", 5) == "next"
     finally:
         release.set()
+
+
+def test_ctrl_c_delivered_to_the_worker_still_stops_the_wait() -> None:
+    # Ctrl-C's SIGINT goes to the process and the kernel may hand it to any thread: here, for
+    # certain, to the worker running the plugin code, while the caller waits on it.
+    if threading.current_thread() is not threading.main_thread():
+        pytest.skip("Python raises KeyboardInterrupt in the main thread only")
+    release = threading.Event()
+
+    def hangs_after_ctrl_c() -> None:
+        signal.pthread_kill(threading.get_ident(), signal.SIGINT)
+        release.wait(60)
+
+    began = time.monotonic()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            run_bounded(hangs_after_ctrl_c, 60)
+    finally:
+        release.set()
+    assert time.monotonic() - began < 30, "the wait went on to its bound"
 
 
 def test_a_call_from_inside_plugin_code_takes_another_worker() -> None:
