@@ -491,20 +491,52 @@ def _own_breaking(schema: Mapping[str, Any]) -> list[st.SearchStrategy[dict[str,
 _WRONG_TYPED: tuple[Any, ...] = (12345, "not-a-value", True, ["not", "a", "value"], {"not": "a value"}, None)
 
 
+#: The most values of a required choice (an ``action``) whose branch gets wrong-typed calls of its own.
+_BRANCHES = 8
+
+
+def _choices(schema: Any) -> list[Any]:
+    """The values a property takes when it is a choice of literals (``enum``, or a union of ``const``)."""
+    if not isinstance(schema, Mapping):
+        return []
+    if isinstance(schema.get("enum"), list):
+        return list(schema["enum"])
+    for key in ("anyOf", "oneOf"):
+        options = schema.get(key)
+        if isinstance(options, list) and options and all(isinstance(o, Mapping) and "const" in o for o in options):
+            return [o["const"] for o in options]
+    return []
+
+
+def _branches(schema: Mapping[str, Any], base: dict[str, Any]) -> list[dict[str, Any]]:
+    """The simplest valid call, and the same call with each other value of a required choice: a handler's
+    branches (``add``, ``list``) answer differently, and a branch that drops a bad value unchecked shows
+    it only by answering as it answers the call without it."""
+    bases = [base]
+    for key in sorted(required(schema)):
+        for value in _choices(properties(schema).get(key))[1:_BRANCHES]:
+            branch = {**base, key: value}
+            if valid(schema, branch):
+                bases.append(branch)
+    return bases
+
+
 def each_breaking_call(schema: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """One call per way to break the schema, around the simplest valid call: each declared
-    parameter wrong-typed, each required one missing. Checked before the generated ones, so a
-    handler that skips validating one parameter is caught on any example budget and any seed."""
+    """One call per way to break the schema, around the simplest valid call and each of its branches (a
+    required choice's other values): each declared parameter wrong-typed, each required one missing.
+    Checked before the generated ones, so a handler that skips validating one parameter, in any
+    branch, is caught on any example budget and any seed."""
     base = simplest_arguments(schema)
     if not valid(schema, base):
         return []
     calls: list[dict[str, Any]] = []
-    for key, prop in sorted(properties(schema).items()):
-        if accepts_anything(prop):
-            continue
-        wrong = [v for v in _WRONG_TYPED if not valid(prop, v)]
-        if wrong:
-            calls.append({**base, key: wrong[0]})
+    for branch in _branches(schema, base):
+        for key, prop in sorted(properties(schema).items()):
+            if accepts_anything(prop) or (branch is not base and key in branch):
+                continue  # a required parameter wrong-typed is the base's call already
+            wrong = [v for v in _WRONG_TYPED if not valid(prop, v)]
+            if wrong:
+                calls.append({**branch, key: wrong[0]})
     calls.extend({k: v for k, v in base.items() if k != key} for key in sorted(required(schema)))
     return [call for call in calls if classify(schema, call) is not None]
 

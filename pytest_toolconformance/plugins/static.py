@@ -57,7 +57,8 @@ _OUTPUT_HEAD = re.compile(
 )
 _FILE_HEAD = re.compile(
     r"^((\w+\s+)?(file|filename|file\s+name|file\s+path)\b"
-    r"|(absolute\s+|relative\s+|full\s+)?path\s+(to|of)\s+(the\s+|a\s+|an\s+)?(\w+\s+)?(file|image|script|notebook|document|pdf|note)\b"
+    r"|(absolute\s+|relative\s+|full\s+)?path\s+(to|of)\s+(the\s+|a\s+|an\s+)?([\w'.-]+\s+){0,3}"
+    r"(file|image|script|notebook|document|pdf|note)\b"
     r"|(\w+\s+)?(image|script|notebook|document|pdf)\s+(file\s+)?(to|that|which|being)\b)"
 )
 _CONTENT_HEAD = re.compile(
@@ -93,7 +94,8 @@ def _head(schema: Mapping[str, Any]) -> str:
     text = schema.get("description") or schema.get("title") or ""
     if not isinstance(text, str):
         return ""
-    head = re.split(r"[.,;(\n]", text.strip().lower(), maxsplit=1)[0].strip()
+    # A sentence ends at a full stop before a space, not at the dot of a file name ("cookies.txt").
+    head = re.split(r"[,;(\n]|\.(?!\S)", text.strip().lower(), maxsplit=1)[0].strip()
     return _ARTICLES.sub("", head)
 
 

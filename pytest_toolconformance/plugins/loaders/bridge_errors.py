@@ -155,6 +155,16 @@ def hidden_module(message: str) -> Path | None:
     return path if path.is_file() else None
 
 
+def entryless_package(message: str) -> Path | None:
+    """The package folder a "Cannot find package '/abs/folder/index.js'" names, where the package is installed
+    there (a package.json) with nothing Node can load: no "main" or "exports" it resolves, and no index.js."""
+    match = re.search(r"Cannot find package '(/[^']+)/index\.js'", message)
+    if match is None:
+        return None
+    folder = Path(match[1])
+    return folder if (folder / "package.json").is_file() and not (folder / "index.js").exists() else None
+
+
 def load_failure(entry: Path, package: Path, module_format: str, node: str | None, timeout: float,
                  error: Mapping[str, Any], tail: str | None) -> PluginLoadError:
     """The bridge's report of a failed load (``error``) as a finding a plugin author acts on; ``package``
@@ -205,6 +215,13 @@ def load_failure(entry: Path, package: Path, module_format: str, node: str | Non
             "sandbox shows a plugin its repository (or, outside one, its package) and what it resolves through "
             "node_modules only (docs/access-model.md, reads). Move the module into the repository, or make it a "
             "dependency the package installs"
+        )
+    elif (installed := entryless_package(message)) is not None:
+        text = (
+            f"Could not load {where}: it imports the package installed in {installed}, which has no entry Node can "
+            "load: its package.json names no \"main\" or \"exports\" that exists, and it has no index.js (a package "
+            "published as sources only, TypeScript say). Installing it again changes nothing: depend on a version "
+            "of it that ships built JavaScript, or ask its publisher for one"
         )
     elif code in ("ERR_MODULE_NOT_FOUND", "MODULE_NOT_FOUND") or "Cannot find module" in message:
         text = (

@@ -60,11 +60,15 @@ def test_valid_call_result(toolconformance_subject: ToolSubject) -> None:
     """REG-3: what a call answers is {content: [PI-supported items], details: {...}}."""
     subject = toolconformance_subject
     schema = subject.require_callable()
+    normal: list[CallRecord] = []
+    unanswered: list[str] = []
 
     def check(args: dict, via: str = "host") -> None:
         record = subject.call(args, via=via)
         if not record.answered or record.flagged_error:
+            unanswered.append(f"{shorten(args, 80)} -> {shorten(record.text or record.error, 120)}")
             return  # pi's error result (isError: true) is not a normal result
+        normal.append(record)
         problems = result_problems(record.result)
         if problems:
             raise subject.finding(
@@ -82,6 +86,11 @@ def test_valid_call_result(toolconformance_subject: ToolSubject) -> None:
         if can_break(schema):
             run_property(breaking_call_arguments_for(schema), lambda args: check(args, via="handler"),
                          share_draws=True)
+    # After the reporting block, which errors the check where a case ran out of time: a pass needs a normal
+    # result to have been judged, and every call that answered threw or was flagged an error.
+    if not normal:
+        pytest.skip(f"not observed: no call of {subject.tool.name} returned a normal result, so its shape could "
+                    f"not be judged (e.g. {unanswered[0] if unanswered else 'no call ran'})")
 
 
 def _is_local_fault(record: CallRecord) -> bool:
@@ -204,12 +213,14 @@ def test_handler_validates_again(toolconformance_subject: ToolSubject) -> None:
         record = subject.call(args, via=via)
         if not record.answered:
             return  # a throw is ERR-2's finding
-        without = {k: v for k, v in args.items() if k not in case.unknown}
+        # The same call without the parameters at fault, unknown or of the wrong type: a handler that
+        # answers the bad call as it answers this one dropped the bad value unchecked.
+        without = {k: v for k, v in args.items() if k not in (*case.unknown, *case.wrong)}
         bad = [args[k] for k in (*case.unknown, *case.wrong) if k in args]
-        # What the handler answers where no refusal is its business: the same call without the unknown
+        # What the handler answers where no refusal is its business: the same call without the offending
         # parameters, its simplest valid call, and {} (each only where it is no refusal itself).
         references = [
-            reference(without, via) if case.unknown else None,
+            reference(without, via) if without != args else None,
             reference(simplest_arguments(schema), via),
             subject.call({}, via=via) if args else None,
         ]

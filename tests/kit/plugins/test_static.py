@@ -46,6 +46,17 @@ def test_a_path_whose_own_words_are_open_takes_its_role_from_the_tool() -> None:
     assert _rules(name_findings("memory_get", by_example), advisory=False) == [("NAME-1", "relPath")]
 
 
+def test_a_file_named_with_its_extension_in_the_words_is_a_file_target() -> None:
+    """camofox's `camofox_import_cookies(cookiesPath)`: "Relative path to a Netscape-format cookies.txt file":
+    a dotted file name and a hyphenated word between "path to a" and "file" leave it a file's path."""
+    schema = _schema(["cookiesPath"], cookiesPath="Relative path to a Netscape-format cookies.txt file")
+    assert _rules(name_findings("camofox_import_cookies", schema), advisory=False) == [("NAME-1", "cookiesPath")]
+    described = _schema(["configPath"], configPath="Path to the repository's JSON config file. Read once.")
+    assert _rules(name_findings("load_config", described), advisory=False) == [("NAME-1", "configPath")]
+    folder = _schema(["basePath"], basePath="Path to the folder of the Netscape-format cookies.txt files")
+    assert _rules(name_findings("import_all", folder), advisory=False) != [("NAME-1", "basePath")]
+
+
 def test_the_tools_words_decide_nothing_they_do_not_say() -> None:
     """Files in the plural, two open paths, an optional one, or a path its own words already placed."""
     open_path = _schema(["relPath"], relPath="Relative path from a search result.")

@@ -155,3 +155,26 @@ def test_a_path_is_a_file_target_by_the_tools_words_and_its_need(pytester: pytes
     assert {(t, r) for t, r in _failed(run) if r.startswith("NAME")} == {("NoteGet", "NAME-1"),
                                                                          ("ExportNotes", "NAME-1")}, run.describe()
     assert ("NoteList", "NAME-1") in _passed(run) and ("NoteList", "NAME-2") in _passed(run), run.describe()
+
+
+def test_a_wrong_typed_optional_parameter_answered_as_if_absent_fails(pytester: pytest.Pytester,
+                                                                       node_ready: str) -> None:
+    """`{"action": "list", "tag": 5}` answered "No items." as `{"action": "list"}` is: the value was dropped."""
+    run = _run(pytester, "unseen_wrong_type_ignored")
+    assert _failed(run) == {("Notebook", "SCHEMA-4")}, run.describe()
+    (finding,) = run.failed()
+    assert "it answered exactly as it answers {\"action\": " in finding.message, finding.message
+
+
+def test_a_wrong_typed_optional_parameter_refused_passes(pytester: pytest.Pytester, node_ready: str) -> None:
+    run = _run(pytester, "unseen_wrong_type_refused")
+    assert not run.failed(), run.describe()
+    assert {("Notebook", "SCHEMA-4"), ("Notebook", "NAME-6"), ("Notebook", "ERR-2")} <= _passed(run)
+
+
+def test_no_normal_result_is_no_pass_of_the_result_shape(pytester: pytest.Pytester, node_ready: str) -> None:
+    """A tool every call of which throws (no network here) shows no normal result: REG-3 is not observed."""
+    run = _run(pytester, "transport")
+    shape = [o for o in run.outcomes if "REG-3" in o.rules and o.tool == "FetchRethrow"]
+    assert [o.outcome for o in shape] == ["skipped"], run.describe()
+    assert "not observed: no call of FetchRethrow returned a normal result" in shape[0].message, shape[0].message
