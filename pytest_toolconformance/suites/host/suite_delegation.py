@@ -1,8 +1,10 @@
 """DELEG: delegated read-only origins, what the scenario files (scenarios/deleg) say badly: the flags of
-every kind of turn and its read-only child (DELEG-1), as the adapter answers them and, on the turn itself,
-as plugin code reads them through ``ctx.currentAccess()`` inside a tool; what plugin code reads in the
-children below every kind of turn (DELEG-3, its plugin side); and random delegation chains whose children,
-whatever their request asks for, never clear readOnly or planMode and get no mode directive (DELEG-2/3)."""
+every kind of turn and its read-only child, and of read-only origins below writable parents, each way and at
+each depth (DELEG-1), as the adapter answers them and, on the turn itself, as plugin code reads them through
+``ctx.currentAccess()`` inside a tool; no plan mode below a Build turn (DELEG-2); what plugin code reads in
+the children below every kind of turn (DELEG-3, its plugin side); and random delegation chains whose
+children, whatever their request asks for, never clear readOnly or planMode and get no mode directive
+(DELEG-2/3)."""
 
 from __future__ import annotations
 
@@ -24,15 +26,16 @@ from pytest_toolconformance.suites.host.turns import open_turn as _open_turn
 # -- DELEG-2/3: random delegation chains ------------------------------------------------------------
 @pytest.mark.toolconformance("DELEG-3")
 def test_deleg3_child_never_clears_restrictions(toolconformance_host: HostClient) -> None:
-    """Whatever the delegation request asks for, a child keeps its parent's readOnly and planMode, and a
-    child delegated read-only is read-only."""
+    """Whatever the delegation request asks for, a child keeps its parent's readOnly and planMode. A child
+    of a writable parent has no restriction to keep: whether its own read-only origin (delegated or
+    requested) shows is DELEG-1's (test_deleg1_read_only_origins_below_writable_parents)."""
     toolconformance_host.require("delegation", "plan-mode")
 
     def visit(depth: int, child: Session, parent: JSON, access: JSON, scenario: JSON) -> None:
-        if parent.get("readOnly") is True or scenario["delegated"]["readOnly"]:
+        if parent.get("readOnly") is True:
             check(
                 access.get("readOnly") is True,
-                f"the child at depth {depth} stays readOnly (its parent was read-only or it was delegated read-only)",
+                f"the child at depth {depth} stays readOnly (its parent was read-only)",
                 access,
                 scenario,
             )
@@ -97,6 +100,82 @@ def test_deleg1_read_only_flags(toolconformance_host: HostClient, conversation: 
     )
 
 
+#: Every way a child of a writable parent becomes read-only: the host delegates it read-only, the access
+#: plugin code constructs for it asks readOnly (the host delegating it writable), or both.
+_WAYS: tuple[tuple[str, bool, JSON], ...] = (
+    ("delegated read-only", True, {}),
+    ("delegated writable, its requested access read-only", False, {"readOnly": True}),
+    ("delegated read-only, its requested access read-only too", True, {"readOnly": True}),
+)
+#: How many writable children stand between the Build turn and the read-only origin.
+_WRITABLE_DEPTHS = (0, 1, 2)
+
+
+def _read_only_origins(client: HostClient) -> list[tuple[str, Session, list[Session], JSON]]:
+    """Read-only origins below writable parents, in every conversation's Build turn: each way of
+    :data:`_WAYS` directly below the turn, below its writable child and below that child's writable child.
+    Each is (what it is, the origin, its writable ancestors below the turn, the scenario to reproduce it)."""
+    origins = []
+    for conversation in CONVERSATIONS:
+        turn = _open_turn(client, conversation, "build")
+        chain = [turn]
+        for _ in range(max(_WRITABLE_DEPTHS)):
+            chain.append(chain[-1].delegate(read_only=False))
+        for depth in _WRITABLE_DEPTHS:
+            for way, read_only, requested in _WAYS:
+                origin = chain[depth].delegate(read_only=read_only, requested=dict(requested))
+                writable = [{"readOnly": False, "requested": {}}] * depth
+                steps = [*writable, {"readOnly": read_only, "requested": requested}]
+                above = f"{depth} writable child{'ren' if depth != 1 else ''}"
+                where = f"a child {way}, below {above} of a {conversation} Build turn"
+                origins.append((where, origin, chain[1 : depth + 1], {"open": turn.spec, "delegate": steps}))
+    return origins
+
+
+@pytest.mark.toolconformance("DELEG-1")
+def test_deleg1_read_only_origins_below_writable_parents(toolconformance_host: HostClient) -> None:
+    """A delegated read-only origin is readOnly at every depth and whichever way the child became read-only:
+    delegated read-only by the host, made read-only by the access plugin code requested for it, or both,
+    directly below a Build turn (host, managed, local) or below one or two writable children of it. Its
+    parent has no restriction to keep, so the origin is the child's own (not DELEG-3's "never cleared")."""
+    client = toolconformance_host
+    client.require("delegation")
+    for where, origin, _, scenario in _read_only_origins(client):
+        access = origin.access()
+        check(
+            access.get("readOnly") is True,
+            f"{where} has currentAccess().readOnly true (an immutable delegated read-only origin)",
+            {k: access.get(k) for k in ("readOnly", "planMode")},
+            scenario,
+        )
+
+
+@pytest.mark.toolconformance("DELEG-2")
+def test_deleg2_no_plan_mode_below_build_turns(toolconformance_host: HostClient) -> None:
+    """Below a Build turn no child is in plan mode unless its request asks for it: a read-only origin (each
+    way, at each depth), its own read-only child and the writable children above it keep the planMode false
+    the Build turn has (docs/access-model.md §5: a read-only child of a Build turn is read-only but not in
+    plan mode; "keeps planMode true" keeps a flag that was there)."""
+    client = toolconformance_host
+    client.require("delegation", "plan-mode")
+    for where, origin, writable, scenario in _read_only_origins(client):
+        below = origin.delegate(read_only=True)
+        judged = [
+            *((f"writable child {i} above {where}", child) for i, child in enumerate(writable, start=1)),
+            (where, origin),
+            (f"the read-only child of {where}", below),
+        ]
+        for name, session in judged:
+            access = session.access()
+            steps = scenario["delegate"] + ([{"readOnly": True, "requested": {}}] if session is below else [])
+            check(
+                access.get("planMode") is False,
+                f"{name} has planMode false: no ancestor was in plan mode and no request asked for it",
+                {k: access.get(k) for k in ("readOnly", "planMode")},
+                {**scenario, "delegate": steps},
+            )
+
+
 #: A plugin tool declared read-only by its exact name (so a Plan turn and a read-only child run it) that
 #: reads ``ctx.currentAccess()`` in its handler: what plugin code reads, not the adapter's answer.
 _PEEK = "deleg_access_peek"
@@ -155,10 +234,11 @@ def test_deleg1_plugin_reads_read_only_flags(toolconformance_host: HostClient, c
 def test_deleg3_plugin_reads_restrictions_in_children(
     toolconformance_host: HostClient, conversation: str, mode: str
 ) -> None:
-    """Plugin code in a read-only child of any turn, and in that child's own child (delegated read-only or
-    asking to clear the restrictions), reads readOnly true through ``ctx.currentAccess()``, and planMode
-    true below a Plan turn: the access it would construct a further child's from (docs/readings.md,
-    DELEG-3 plugin side)."""
+    """Plugin code in a read-only child of any turn, in that child's own child (delegated read-only or
+    asking to clear the restrictions), and in a read-only child of the turn's writable child, reads readOnly
+    true through ``ctx.currentAccess()``, and planMode true below a Plan turn: the access it would construct
+    a further child's from (docs/readings.md, DELEG-3 plugin side). Where a read-only origin below a
+    writable parent is not read-only in the host's own answer either, the check is blocked by DELEG-1."""
     client = toolconformance_host
     client.require("registration", "calls", "delegation", "plan-mode")
     install(client, [_PEEK_PLUGIN])
@@ -167,16 +247,33 @@ def test_deleg3_plugin_reads_restrictions_in_children(
     child = turn.delegate(read_only=True)
     asks = {"readOnly": False, "planMode": False}
     below = (
-        ([{"readOnly": True}], child, "a read-only child"),
-        ([{"readOnly": True}, {"readOnly": True}], child.delegate(read_only=True), "its read-only child"),
+        ([{"readOnly": True}], child, "a read-only child", True),
+        ([{"readOnly": True}, {"readOnly": True}], child.delegate(read_only=True), "its read-only child", False),
         (
             [{"readOnly": True}, {"readOnly": False, "requested": asks}],
             child.delegate(read_only=False, requested=asks),
             "its child asking to clear readOnly and planMode",
+            False,
+        ),
+        (
+            [{"readOnly": False}, {"readOnly": True}],
+            turn.delegate(read_only=False).delegate(read_only=True),
+            "a read-only child of its writable child",
+            True,
         ),
     )
-    for chain, session, where in below:
+    for chain, session, where, origin in below:
         read = _plugin_reads(session, turn, "RO-5", f"{where} of a {conversation} {mode} turn")
+        if read.get("readOnly") is not True and origin and mode == "build":
+            # A read-only origin below a writable parent (the Build turn, or its writable child): where the
+            # host's own answer does not show it read-only either, its origin is what is lost, DELEG-1's.
+            own = session.access()
+            precondition(
+                own.get("readOnly") is True,
+                "DELEG-1",
+                f"the host's own currentAccess() of {where} (below a {conversation} Build turn) to be readOnly",
+                {k: own.get(k) for k in ("readOnly", "planMode")},
+            )
         check(
             read.get("readOnly") is True and (mode != "plan" or read.get("planMode") is True),
             f"plugin code in {where} (below a {conversation} {mode} turn) reads currentAccess().readOnly true"

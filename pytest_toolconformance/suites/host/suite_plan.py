@@ -6,7 +6,7 @@ Generated checks: Hypothesis properties, run as the package says (:mod:`pytest_t
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 import pytest
@@ -25,6 +25,7 @@ from pytest_toolconformance.suites.host.composing import (
     read_only_session_property,
 )
 from pytest_toolconformance.suites.host.preconditions import origin_checked, origin_holds, precondition
+from pytest_toolconformance.suites.host.turns import open_turn as _open_turn
 
 # -- PLAN ----------------------------------------------------------------------------------------------
 #: Core tools outside the core read-only set and the host plan defaults (docs/readings.md, PLAN-2/PLAN-3):
@@ -77,6 +78,137 @@ def test_plan_turns_advertise_the_build_tool_list(toolconformance_host: HostClie
             _compare_with_build(session.compose(), build, later, " after plan mode refused calls")
 
     read_only_session_property(client, body, "plan-mode")
+
+
+#: Deferred tools for the loader's query forms: declared read-only by exact name (internal) and by the
+#: wildcard (external), undeclared (internal, and another plugin's external). Each description and
+#: parameter name gives the keyword forms something to match. Each read-only one has an undeferred twin.
+_LOADER_READ_ONLY = {"plan4_lookup": "RO-3", "mcp__atlas__find": "RO-1"}
+_UNDEFERRED_TWIN = {"plan4_lookup": "plan4_peek", "mcp__atlas__find": "mcp__atlas__browse"}
+_LOADER_OTHERS = ("plan1_deploy", "mcp__other__push")
+_LOADER_PLUGINS = (
+    scripted.plugin(
+        "plan-loader",
+        [
+            scripted.tool(
+                "plan4_lookup",
+                description="Looks up a zebra ledger entry.",
+                parameters=scripted.flat_schema(optional={"ledger_key": "string"}),
+            ),
+            scripted.tool(
+                "plan1_deploy",
+                description="Deploys the zebra ledger.",
+                parameters=scripted.flat_schema(optional={"target": "string"}),
+            ),
+            scripted.tool("mcp__atlas__find", description="Finds an okapi atlas page.", external=True),
+            scripted.tool("plan4_peek", description="Peeks at the ledger's head."),
+            scripted.tool("mcp__atlas__browse", description="Browses the atlas index.", external=True),
+        ],
+        manifest={
+            "provides": {
+                "tools": ["plan4_lookup", "plan1_deploy", "plan4_peek", "mcp__*", "mcp__atlas__find"],
+                "readOnlyTools": ["plan4_lookup", "plan4_peek", "mcp__*"],
+            },
+            "deferLoading": ["plan4_lookup", "plan1_deploy", "mcp__atlas__find"],
+        },
+    ),
+    scripted.plugin(
+        "plan-loader-other",
+        [scripted.tool("mcp__other__push", description="Pushes an okapi atlas page.", external=True)],
+        manifest={"deferLoading": True},
+    ),
+)
+#: The loader's query forms: one name selected, several selected, and keywords (a tool's name, a word of
+#: its description, a parameter name, two words).
+_LOADER_QUERIES = (
+    "select:plan4_lookup",
+    "select:plan4_lookup,mcp__atlas__find,plan1_deploy,mcp__other__push",
+    "plan4_lookup",
+    "zebra",
+    "ledger_key",
+    "okapi atlas",
+)
+
+
+def _loaded_alike(client: HostClient) -> list[tuple[str, JSON, JSON, JSON]]:
+    """For each query form, in a host and a managed Project conversation: a Build and a Plan turn each ask
+    the loader the same query, then compose. Each is (the query, the Build composition, the Plan one, the
+    scenario)."""
+    client.require("registration", "composition", "calls", "plan-mode", "deferral")
+    client.reset()
+    install(client, list(_LOADER_PLUGINS))
+    pairs = []
+    for conversation in ("host", "managed"):
+        for query in _LOADER_QUERIES:
+            composed = {}
+            for mode in ("build", "plan"):
+                session = _open_turn(client, conversation, mode)
+                session.ask("call", "ToolSearch", {"query": query}, None, refusal="return")
+                composed[mode] = session.compose()
+            scenario: JSON = {
+                "plugins": list(_LOADER_PLUGINS),
+                "open": {"conversation": conversation, "modes": ["build", "plan"]},
+                "call": {"tool": "ToolSearch", "arguments": {"query": query}},
+                "then": "compose",
+            }
+            pairs.append((query, composed["build"], composed["plan"], scenario))
+    return pairs
+
+
+def _loaded(composed: JSON, names: Iterable[str]) -> set[str]:
+    return {e["name"] for e in composed.get("tools") or []} & set(names)
+
+
+@pytest.mark.toolconformance("PLAN-1")
+def test_plan_turns_load_what_build_turns_load(toolconformance_host: HostClient) -> None:
+    """After the same loader query (selected by name, several names, keywords of a name, a description, a
+    parameter), a Plan turn advertises what a Build turn advertises: the deferred tools plan mode will
+    refuse (undeclared, external) are loaded into its tool list as on the Build turn. Plan mode keeps every
+    tool advertised; the loader is how a deferred tool comes to be. Where only deferred read-only tools
+    differ, the check is blocked by PLAN-4 (plan mode reaches them through the loader)."""
+    for query, build, plan, scenario in _loaded_alike(toolconformance_host):
+        read_only = set(_LOADER_READ_ONLY)
+        differ = _loaded(build, _LOADER_OTHERS) ^ _loaded(plan, _LOADER_OTHERS)
+        precondition(
+            bool(differ) or _loaded(build, read_only) == _loaded(plan, read_only),
+            "PLAN-4",
+            f"a Plan turn to load the deferred read-only tools a Build turn loads for {query!r}",
+            {"build": sorted(_loaded(build, read_only)), "plan": sorted(_loaded(plan, read_only))},
+        )
+        _compare_with_build(plan, build, scenario, f" after ToolSearch {query!r}")
+
+
+@pytest.mark.toolconformance("PLAN-4")
+def test_plan_turns_reach_deferred_read_only_tools_by_every_query(toolconformance_host: HostClient) -> None:
+    """Plan mode reaches a deferred read-only tool (an exact name's, the wildcard's external one) through the
+    loader like any other turn: for every query form, the read-only tools a Build turn's query loads are
+    exactly those the same query loads on a Plan turn. A query form the host's loader does not serve on a
+    Build turn asks nothing of the Plan turn."""
+    client = toolconformance_host
+    read_only = set(_LOADER_READ_ONLY)
+    served = False
+    for query, build, plan, scenario in _loaded_alike(client):
+        on_build, on_plan = _loaded(build, read_only), _loaded(plan, read_only)
+        served = served or bool(on_build)
+        if on_build != on_plan:
+            # A Plan turn that does not advertise the undeferred twin either hides such tools whether or not
+            # they were ever deferred: what it advertises is PLAN-1's, not the loader's.
+            twins = {_UNDEFERRED_TWIN[n] for n in on_build ^ on_plan}
+            hidden = sorted(_loaded(build, twins) - _loaded(plan, twins))
+            precondition(not hidden, "PLAN-1", "a Plan turn to advertise the undeferred read-only tools", hidden)
+            entries = by_name(build.get("catalog") or [])
+            for name, rule in _LOADER_READ_ONLY.items():
+                said = (entries.get(name) or {}).get("readOnly")
+                precondition(said in (None, True), rule, f"the host to classify {name} read-only", entries.get(name))
+        check(
+            on_build == on_plan,
+            f"a Plan turn's ToolSearch {query!r} loads the deferred read-only tools a Build turn's loads "
+            f"(Build {sorted(on_build)}, Plan {sorted(on_plan)})",
+            {"build": sorted(on_build), "plan": sorted(on_plan)},
+            scenario,
+        )
+    if not served:
+        pytest.skip("the host's loader loaded no deferred read-only tool on a Build turn for any query form")
 
 
 def _compare_with_build(plan: JSON, build: JSON, scenario: JSON, when: str) -> None:

@@ -18,9 +18,21 @@ from pytest_toolconformance.host import scripted
 from pytest_toolconformance.host.client import HostClient, check
 from pytest_toolconformance.profile import name_strategy, run_property
 from pytest_toolconformance.strategies.catalogs import catalog_of
-from pytest_toolconformance.suites.host.composing import JSON, by_name, install_fresh, read_only_session_property
+from pytest_toolconformance.suites.host.composing import (
+    JSON,
+    by_name,
+    install,
+    install_fresh,
+    read_only_session_property,
+)
 from pytest_toolconformance.suites.host.composing import READ_ONLY_SESSIONS as _RO_SESSIONS
-from pytest_toolconformance.suites.host.preconditions import origin_checked, origin_holds, precondition
+from pytest_toolconformance.suites.host.preconditions import (
+    origin_checked,
+    origin_holds,
+    precondition,
+    registrations_hold,
+)
+from pytest_toolconformance.suites.host.turns import open_turn as _open_turn
 
 
 # -- RO ----------------------------------------------------------------------------------------------
@@ -272,3 +284,120 @@ def test_read_only_children_receive_exactly_the_read_only_set(toolconformance_ho
     # The scoped wildcard example first: a read-only child of each scope receives its scoped tools the
     # wildcard classified, whatever the example budget.
     read_only_session_property(client, body, "delegation", examples=[_scoped_wildcard_example()])
+
+
+#: The read-only sub-agents, every way one comes to be read-only: (what it is, the turn's mode, the
+#: delegations from the turn down to it as (readOnly, requested access)).
+_ASKS_READ_ONLY: JSON = {"readOnly": True}
+_SUB_AGENTS: tuple[tuple[str, str, tuple[tuple[bool, JSON], ...]], ...] = (
+    ("a read-only child of a Build turn", "build", ((True, {}),)),
+    ("a child of a Build turn delegated writable, requested read-only", "build", ((False, _ASKS_READ_ONLY),)),
+    ("a read-only child of a writable child", "build", ((False, {}), (True, {}))),
+    ("a child of a writable child, its requested access read-only", "build", ((False, {}), (False, _ASKS_READ_ONLY))),
+    ("a child delegated writable below a read-only child", "build", ((True, {}), (False, {}))),
+    ("a child asking to clear readOnly below a read-only child", "build", ((True, {}), (False, {"readOnly": False}))),
+    ("a child delegated writable below a requested read-only child", "build", ((False, _ASKS_READ_ONLY), (False, {}))),
+    ("a read-only child of a Plan turn", "plan", ((True, {}),)),
+    ("a child of a Plan turn delegated writable", "plan", ((False, {}),)),
+    ("a grandchild of a Plan turn, both delegated writable", "plan", ((False, {}), (False, {}))),
+)
+#: Core tools neither classified read-only nor Bash: a read-only sub-agent is not offered them
+#: (docs/readings.md, RO-5: the read-only set plus Bash under the non-destructive boundary).
+_CORE_WRITERS = ("Write", "Edit", "EditImage", "WorkflowStart", "ShareFile", "ShareImage")
+_WAYS_DECLARED = {"ro5_reader": "RO-3", "mcp__ro5ways__remote": "RO-1"}
+_WAYS_UNDECLARED = ("ro5_writer", "mcp__ro5ways__local", "mcp__ro5other__push")
+_WAYS_PLUGINS = (
+    scripted.plugin(
+        "ro5-ways",
+        [
+            scripted.tool("ro5_reader"),
+            scripted.tool("ro5_writer"),
+            scripted.tool("mcp__ro5ways__local", external=False),
+            scripted.tool("mcp__ro5ways__remote", external=True),
+        ],
+        manifest={
+            "provides": {
+                "tools": ["ro5_reader", "ro5_writer", "mcp__*", "mcp__ro5ways__local", "mcp__ro5ways__remote"],
+                "readOnlyTools": ["ro5_reader", "mcp__*"],
+            }
+        },
+    ),
+    scripted.plugin("ro5-other", [scripted.tool("mcp__ro5other__push", external=True)]),
+)
+
+
+def _ways_classified(client: HostClient, build: JSON) -> None:
+    """Before a finding about a sub-agent: the host's own catalog (of the Build turn) classifies the plugins'
+    tools as declared, else the sub-agent followed a wrong classification (RO-3 for the exact name, RO-1 for
+    the wildcard); and the tools registered with their origin and schema (EXT-1/EXT-2, SCHEMA-1, RO-2)."""
+    registrations_hold(client, "RO-5")
+    entries = by_name(build.get("catalog") or [])
+    for name in (*_WAYS_DECLARED, *_WAYS_UNDECLARED):
+        said = (entries.get(name) or {}).get("readOnly")
+        rule = _WAYS_DECLARED.get(name, "RO-1" if name.startswith("mcp__") else "RO-3")
+        precondition(
+            said in (None, name in _WAYS_DECLARED),
+            rule,
+            f"the host to classify {name} as its plugin declared it (readOnly {str(name in _WAYS_DECLARED).lower()})",
+            entries.get(name),
+        )
+
+
+@pytest.mark.toolconformance("RO-5")
+def test_every_read_only_sub_agent_receives_the_read_only_set(toolconformance_host: HostClient) -> None:
+    """Whichever way a sub-agent is read-only (delegated read-only by the host, made read-only by the access
+    plugin code requested for it, below a writable child, below a read-only child it cannot leave, a Plan
+    turn's child), it is offered exactly the plugin tools the declaration classifies read-only (an exact
+    name, the ``mcp__*`` wildcard's external tool), none of the core tools outside the read-only set but
+    Bash, and calling an undeclared tool (plain, ``mcp__``-named internal, another plugin's external) runs
+    nothing. A sub-agent the host's own currentAccess() does not show read-only is blocked by DELEG-1 (a
+    read-only origin below writable parents) or DELEG-3 (a restriction its parent had)."""
+    client = toolconformance_host
+    client.require("registration", "composition", "calls", "delegation", "plan-mode")
+    client.reset()
+    for doc in _WAYS_PLUGINS:
+        install(client, [doc])
+    build = _open_turn(client, "host", "build").compose()
+    offered_on_build = {e["name"] for e in build.get("tools") or []}
+    for where, mode, chain in _SUB_AGENTS:
+        turn = _open_turn(client, "host", mode)
+        session = turn
+        for read_only, requested in chain:
+            session = session.delegate(read_only=read_only, requested=dict(requested))
+        scenario: JSON = {
+            "plugins": list(_WAYS_PLUGINS),
+            "open": turn.spec,
+            "delegate": [{"readOnly": r, "requested": q} for r, q in chain],
+        }
+        access = session.access()
+        origin = mode == "build" and all(not r and not q.get("readOnly") for r, q in chain[:-1])
+        precondition(
+            access.get("readOnly") is True,
+            "DELEG-1" if origin else "DELEG-3",
+            f"{where} to be read-only in the host's own currentAccess()",
+            {k: access.get(k) for k in ("readOnly", "planMode")},
+        )
+        composed = session.compose()
+        offered = {e["name"] for e in composed.get("tools") or []} | {e["name"] for e in composed.get("catalog") or []}
+        plugin_tools = offered & {*_WAYS_DECLARED, *_WAYS_UNDECLARED}
+        writers = sorted(offered & (set(_CORE_WRITERS) & offered_on_build))
+        if plugin_tools != set(_WAYS_DECLARED) or writers:
+            _ways_classified(client, build)
+        check(
+            plugin_tools == set(_WAYS_DECLARED) and not writers,
+            f"{where} is offered exactly the plugin tools classified read-only and no core tool outside the "
+            f"read-only set but Bash (missing {sorted(set(_WAYS_DECLARED) - plugin_tools)}, extra "
+            f"{sorted(plugin_tools - set(_WAYS_DECLARED)) + writers})",
+            sorted(offered),
+            {**scenario, "then": "compose"},
+        )
+        for name in _WAYS_UNDECLARED:
+            outcome = session.call(name, {})
+            if outcome.get("handlerRan") is not False:
+                _ways_classified(client, build)
+            check(
+                outcome.get("handlerRan") is False,
+                f"{name}, not classified read-only, does not run in {where}",
+                {k: outcome.get(k) for k in ("handlerRan", "refusal")},
+                {**scenario, "call": {"tool": name, "arguments": {}}},
+            )
