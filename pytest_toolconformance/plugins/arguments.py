@@ -514,7 +514,9 @@ def _branches(schema: Mapping[str, Any], base: dict[str, Any]) -> list[dict[str,
     it only by answering as it answers the call without it."""
     bases = [base]
     for key in sorted(required(schema)):
-        for value in _choices(properties(schema).get(key))[1:_BRANCHES]:
+        # The base took one value (the first, or a default): the others are its branches.
+        others = [v for v in _choices(properties(schema).get(key)) if v != base.get(key)]
+        for value in others[: _BRANCHES - 1]:
             branch = {**base, key: value}
             if valid(schema, branch):
                 bases.append(branch)
